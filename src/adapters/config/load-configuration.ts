@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { UnknownKey } from '../../domain/settings/check-settings.js';
+import { defaultSettings } from '../../domain/settings/default-settings.js';
+import { error, type SettingsProblem } from '../../domain/settings/problem.js';
+import type { Environment, ProjectTemplateSettings } from '../../domain/settings/settings.js';
+import { canonicalize, deepMerge, isPlainObject, type Tree } from './canonicalize.js';
+import { parseDotenv, treeFromEnvironment } from './environment-source.js';
+import { projectTemplateSchema, secretKeyPaths } from './schema.js';
+import { validateTypes } from './validate-types.js';
+
+export interface LoadedConfiguration {
+  settings: ProjectTemplateSettings;
+  environment: Environment;
+  listen: { port: number; host: string };
+  unknownKeys: UnknownKey[];
+  /** Problems found while reading and typing the sources (files, types, PORT). */
+  problems: SettingsProblem[];
+  /** The configured values of every secret key, so that the log can redact them wherever they appear. */
+  secretValues: string[];
+  /** Everything read from the process environment and `.env`, the one place other modules may ask. */
+  variables: Record<string, string | undefined>;
+}
+
+/**
+ * Reads the configuration, later sources winning: built-in defaults <
+ * config/appsettings.json < config/appsettings.<NODE_ENV>.json < .env < environment.
+ * This is the only module that reads process.env (through the caller) and files.
+ */
+export function loadConfiguration(rootDir: string, processEnv: Record<string, string | undefined>): LoadedConfiguration {
+  const problems: SettingsProblem[] = [];
+  const dotenvPath = join(rootDir, '.env');
+  const variables = { ...(existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath, 'utf8')) : {}), ...processEnv };
+  const nodeEnv = variables.NODE_ENV ?? 'development';
+  const environment = environmentOf(nodeEnv);
+
+  const unknownKeys: UnknownKey[] = [];
+  const sources: Tree[] = [
+    defaultSettings() as unknown as Tree,
+    readJsonSection(join(rootDir, 'config', 'appsettings.json'), problems),
+    readJsonSection(join(rootDir, 'config', `appsettings.${nodeEnv}.json`), problems),
+    treeFromEnvironment(variables),
+  ];
+  const merged = sources
+    .map((source) => canonicalize(source, projectTemplateSchema, [], unknownKeys) as Tree)
+    .reduce((result, source) => deepMerge(result, source), {});
+  problems.push(...validateTypes(merged));
+
+  const settings = merged as unknown as ProjectTemplateSettings;
+  return {
+    settings,
+    environment,
+    listen: readListen(variables, problems),
+    unknownKeys,
+    problems,
+    secretValues: collectSecretValues(merged),
+    variables,
+  };
+}
+
+/** NODE_ENV unset or `development` is development, `test` is test; anything else gets the production posture. */
+export function environmentOf(nodeEnv: string): Environment {
+  if (nodeEnv === 'development' || nodeEnv === 'test') return nodeEnv;
+  return 'production';
+}
+
+function readJsonSection(path: string, problems: SettingsProblem[]): Tree {
+  if (!existsSync(path)) return {};
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // The parser's message quotes the file's text, which may hold secrets: name the file only.
+    problems.push(error(path, 'is not valid JSON'));
+    return {};
+  }
+  if (!isPlainObject(document)) return {};
+  const section = Object.entries(document).find(([key]) => key.toLowerCase() === 'projecttemplate')?.[1];
+  return isPlainObject(section) ? section : {};
+}
+
+function readListen(variables: Record<string, string | undefined>, problems: SettingsProblem[]) {
+  const rawPort = variables.PORT ?? '3000';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) problems.push(error('PORT', 'must be a port number from 0 to 65535'));
+  return { port: Number.isInteger(port) ? port : 3000, host: variables.HOST ?? '127.0.0.1' };
+}
+
+function collectSecretValues(tree: Tree): string[] {
+  const values: string[] = [];
+  for (const path of secretKeyPaths()) {
+    let node: unknown = tree;
+    for (const segment of path) node = isPlainObject(node) ? node[segment] : undefined;
+    for (const value of Array.isArray(node) ? node : [node]) {
+      if (typeof value === 'string' && value !== '') values.push(value);
+    }
+  }
+  return values;
+}

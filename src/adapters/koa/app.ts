@@ -1,0 +1,55 @@
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import serve from 'koa-static';
+import type { Logger } from '../../application/ports/logger.js';
+import type { Endpoint } from './endpoint.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { requestLog } from './middleware/request-log.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { viewsMiddleware } from './views.js';
+
+export interface AppParts {
+  logger: Logger;
+  production: boolean;
+  showStackTraces: boolean;
+  trustProxy: boolean;
+  viewsDir: string;
+  publicDir: string;
+  formActionOrigins: readonly string[];
+  /** Every routed endpoint, probes included: the one table. */
+  endpoints: readonly Endpoint[];
+  /** Runs after static files and before routing: session, authentication. */
+  sessionPipeline: readonly Middleware[];
+  /** The authorization check of one endpoint, from its metadata (none for anonymous ones). */
+  authorizeEndpoint: (endpoint: Endpoint) => Middleware | undefined;
+}
+
+/**
+ * The HTTP pipeline, outermost first: request log, security headers, views, error page,
+ * probes (before any session), static files (outside endpoint authorization), session,
+ * then the routed endpoints, each behind its own authorization check.
+ */
+export function createApp(parts: AppParts): Koa {
+  const app = new Koa({ proxy: parts.trustProxy });
+  app.silent = true; // errors are logged by errorHandler, with redaction, not by Koa's default printer
+
+  const probes = new Router();
+  const routes = new Router();
+  for (const endpoint of parts.endpoints) {
+    const router = endpoint.beforeSession ? probes : routes;
+    const authorization = parts.authorizeEndpoint(endpoint);
+    const chain = authorization ? [authorization, endpoint.handler] : [endpoint.handler];
+    router.register(endpoint.path, [endpoint.method], chain);
+  }
+
+  app.use(requestLog(parts.logger));
+  app.use(securityHeaders({ strictTransportSecurity: parts.production, formActionOrigins: parts.formActionOrigins }));
+  app.use(viewsMiddleware(parts.viewsDir, parts.production));
+  app.use(errorHandler(parts.logger, parts.showStackTraces));
+  app.use(probes.routes());
+  app.use(serve(parts.publicDir, { index: false, hidden: false, defer: false, maxage: parts.production ? 60 * 60 * 1000 : 0 }));
+  for (const middleware of parts.sessionPipeline) app.use(middleware);
+  app.use(routes.routes());
+  app.use(routes.allowedMethods());
+  return app;
+}

@@ -1,0 +1,23 @@
+/**
+ * HTTP status of each error code family: the one place where domain and application
+ * error codes meet HTTP. Longest matching prefix wins.
+ */
+const STATUS_BY_CODE: Record<string, number> = {
+  'request.': 400,
+  'auth.unknown_provider': 400,
+  'auth.disabled': 403,
+  'antiforgery.': 400,
+  'idp.': 400,
+  'idp.unreachable': 503,
+  'idp.timeout': 503,
+  'idp.token_exchange_failed': 502,
+  'session.store_unavailable': 503,
+};
+
+export function statusForCode(code: string): number {
+  let best = '';
+  for (const prefix of Object.keys(STATUS_BY_CODE)) {
+    if ((code === prefix || (prefix.endsWith('.') && code.startsWith(prefix))) && prefix.length > best.length) best = prefix;
+  }
+  return best ? (STATUS_BY_CODE[best] ?? 500) : 500;
+}

@@ -1,0 +1,40 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../../../application/ports/logger.js';
+import { isGatehouseError } from '../../../domain/errors.js';
+import { statusForCode } from '../error-status.js';
+import { renderError } from '../render-error.js';
+
+/**
+ * Maps every error below it to a status and the terminal error page (or problem
+ * details). Users see only messages marked safe; the stack is shown in development
+ * only; 5xx errors are logged with their code, never with library `cause` objects.
+ * Unmatched routes end here as 404.
+ */
+export function errorHandler(logger: Logger, showStack: boolean): Middleware {
+  return async function handleErrors(ctx, next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) await renderError(ctx, { status: 404 });
+    } catch (thrown) {
+      const { status, code, detail } = classify(thrown);
+      const stack = thrown instanceof Error ? thrown.stack : undefined;
+      if (status >= 500) logger.error({ reqId: ctx.state.requestId, err: thrown, code }, 'request failed');
+      else logger.info({ reqId: ctx.state.requestId, code, status }, 'request refused');
+      // Headers set by inner middleware (a half-written redirect, a cookie) must not survive.
+      for (const name of ['location', 'set-cookie', 'content-disposition']) ctx.remove(name);
+      await renderError(ctx, { status, code, detail, stack: showStack ? stack : undefined });
+    }
+  };
+}
+
+function classify(thrown: unknown): { status: number; code?: string; detail?: string } {
+  if (isGatehouseError(thrown)) {
+    return { status: statusForCode(thrown.code), code: thrown.code, detail: thrown.safe ? thrown.message : undefined };
+  }
+  const httpError = thrown as { status?: unknown; expose?: unknown; message?: unknown };
+  if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 600) {
+    const exposed = httpError.expose === true && typeof httpError.message === 'string';
+    return { status: httpError.status, detail: exposed ? (httpError.message as string) : undefined };
+  }
+  return { status: 500 };
+}

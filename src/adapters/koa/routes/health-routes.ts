@@ -1,0 +1,38 @@
+import type { Context } from 'koa';
+import type { CheckReadiness } from '../../../application/use-cases/check-readiness.js';
+import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
+import type { Endpoint } from '../endpoint.js';
+
+/**
+ * Infrastructure probes (anonymous; restrict them at the ingress in production). They
+ * run before session handling, so they touch no store and set no cookie, and their
+ * bodies name no host, version or connection string.
+ */
+export function healthRoutes(readiness: CheckReadiness): Endpoint[] {
+  const probe = (path: string, handler: (ctx: Context) => Promise<void> | void): Endpoint => ({
+    method: 'GET',
+    path,
+    metadata: allowAnonymous(),
+    beforeSession: true,
+    handler: async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      await handler(ctx);
+    },
+  });
+  return [
+    // Liveness checks nothing outside the process: a Redis outage must not restart every replica.
+    probe('/health/live', (ctx) => {
+      ctx.body = { status: 'live' };
+    }),
+    probe('/health/ready', async (ctx) => {
+      const report = await readiness.execute();
+      ctx.status = report.ready ? 200 : 503;
+      ctx.body = { status: report.ready ? 'ready' : 'unavailable', checks: report.checks };
+    }),
+    probe('/health', async (ctx) => {
+      const report = await readiness.execute();
+      ctx.status = report.ready ? 200 : 503;
+      ctx.body = { status: report.ready ? 'healthy' : 'unhealthy', checks: { live: 'up', ...report.checks } };
+    }),
+  ];
+}

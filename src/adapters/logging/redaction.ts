@@ -1,0 +1,51 @@
+const REDACTED = '[REDACTED]';
+
+/** Query parameters whose values may be logged; every other value is redacted (codes, tokens, SAML messages, state ...). */
+const LOGGABLE_QUERY_PARAMETERS = new Set(['provider', 'returnurl', 'error']);
+
+/** The request URL as it may appear in a log line: path, and query values only for harmless names. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const path = url.slice(0, queryStart);
+  const parts = url
+    .slice(queryStart + 1)
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const separator = part.indexOf('=');
+      const name = separator === -1 ? part : part.slice(0, separator);
+      let decodedName = name;
+      try {
+        decodedName = decodeURIComponent(name);
+      } catch {
+        /* a malformed name is logged as sent, its value redacted */
+      }
+      if (separator === -1) return name;
+      return LOGGABLE_QUERY_PARAMETERS.has(decodedName.toLowerCase()) ? part : `${name}=${REDACTED}`;
+    });
+  return `${path}?${parts.join('&')}`;
+}
+
+/**
+ * Replaces every occurrence of a configured secret in an output line, raw or as it
+ * appears escaped inside JSON. Secrets under 6 characters are not scrubbed by value
+ * (they would mangle ordinary words); the startup rules ask for long secrets anyway.
+ */
+export function secretScrubber(secretValues: readonly string[]): (line: string) => string {
+  const needles = [...new Set(secretValues.filter((value) => value.length >= 6).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]))]
+    .sort((a, b) => b.length - a.length);
+  if (needles.length === 0) return (line) => line;
+  return (line) => {
+    let result = line;
+    for (const needle of needles) if (result.includes(needle)) result = result.split(needle).join(REDACTED);
+    return result;
+  };
+}
+
+/** pino `redact` paths: the secret keys the schema declares, wherever a settings object is logged, and the usual carriers. */
+export function redactPaths(secretKeyPaths: readonly string[][]): string[] {
+  const fromSchema = secretKeyPaths.map((path) => `settings.${path.join('.')}`);
+  const carriers = ['cookie', 'authorization', '["set-cookie"]', 'password', 'client_secret', 'code', 'access_token', 'refresh_token', 'id_token', 'SAMLResponse', 'SAMLRequest'];
+  return [...fromSchema, ...carriers.flatMap((name) => (name.startsWith('[') ? [`*${name}`, `*.*${name}`] : [`*.${name}`, `*.*.${name}`])), 'err.cause'];
+}

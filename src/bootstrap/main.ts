@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import type { DestinationStream } from 'pino';
+import { createGatehouse } from './gatehouse.js';
+import { formatProblem, StartupError } from './startup-error.js';
+
+/**
+ * The process entry point: compose, listen on HOST:PORT (127.0.0.1:3000 by default),
+ * and shut down gracefully on SIGTERM/SIGINT (a second signal forces the exit).
+ * Configuration errors are listed on stderr and the process exits 1 before listening.
+ */
+async function main(): Promise<void> {
+  let gatehouse;
+  try {
+    const pretty = await loadPrettyPrinter();
+    gatehouse = createGatehouse({
+      env: process.env,
+      logDestination: (environment) => (environment === 'development' && process.stdout.isTTY && pretty ? pretty() : undefined),
+    });
+  } catch (error) {
+    if (error instanceof StartupError) {
+      process.stderr.write(`${error.message}\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { port, host } = gatehouse.listenOn;
+  const server = await gatehouse.listen(port, host);
+  const address = server.address();
+  const url = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : `${host}:${port}`;
+  gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      gatehouse.logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    gatehouse.logger.info({ signal }, 'shutting down: draining');
+    setTimeout(() => process.exit(1), 25_000).unref();
+    gatehouse.shutdown().then(
+      () => {
+        gatehouse.logger.info({}, 'stopped');
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Human-readable logs for a developer at a terminal: pino-pretty is a devDependency, absent from production installs. */
+async function loadPrettyPrinter(): Promise<(() => DestinationStream) | undefined> {
+  try {
+    const { default: pretty } = await import('pino-pretty');
+    return () => pretty({ colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' });
+  } catch {
+    return undefined;
+  }
+}
+
+void main();

@@ -1,0 +1,22 @@
+/**
+ * The one error family of Gatehouse. `code` is stable and dotted (`config.invalid`,
+ * `idp.state_mismatch`, `session.store_unavailable`) so operators can search for it;
+ * `message` never contains a secret. Domain and application errors carry no HTTP
+ * status: the Koa error middleware maps codes to statuses in one place.
+ */
+export class GatehouseError extends Error {
+  readonly code: string;
+  /** True when `message` may be shown to the person using the application. */
+  readonly safe: boolean;
+
+  constructor(code: string, message: string, options: { cause?: unknown; safe?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatehouseError';
+    this.code = code;
+    this.safe = options.safe ?? false;
+  }
+}
+
+export function isGatehouseError(value: unknown): value is GatehouseError {
+  return value instanceof GatehouseError;
+}

@@ -1,0 +1,171 @@
+import { nearestKey } from './nearest-key.js';
+import { envName, error, keyOf, warning, type SettingsProblem } from './problem.js';
+import { callbackPathOf, checkProvider } from './provider-rules.js';
+import { providerKeys, type Environment, type ProjectTemplateSettings, type ProviderKey } from './settings.js';
+import { isLoopbackHost, parseHttpUrl } from './url-rules.js';
+
+/** A key present in a configuration source that the schema does not know. */
+export interface UnknownKey {
+  /** Segments below `ProjectTemplate`, as the operator spelled them. */
+  path: string[];
+  /** The known keys at that level, to suggest the nearest one. */
+  siblings: string[];
+}
+
+export interface SettingsContext {
+  environment: Environment;
+  unknownKeys: UnknownKey[];
+  /** Providers this build has an identity adapter for. */
+  availableProviders: readonly ProviderKey[];
+  /** True when a routed application endpoint answers at this path (callback paths must not collide). */
+  isRoutedPath: (path: string) => boolean;
+}
+
+export const COOKIE_SCHEME = 'Cookies';
+
+/** The providers that register: their `Enabled` and `Authentication:Enabled` are both true. */
+export function registeredProviders(settings: ProjectTemplateSettings): ProviderKey[] {
+  if (!settings.Authentication.Enabled) return [];
+  return providerKeys.filter((key) => settings.Authentication.Providers[key].Enabled);
+}
+
+/**
+ * The startup rules: every problem at once, each naming its full key and never a
+ * configured value. Errors stop the process before it listens; warnings are logged.
+ */
+export function checkSettings(settings: ProjectTemplateSettings, context: SettingsContext): SettingsProblem[] {
+  return [
+    ...checkPosture(settings),
+    ...checkProviders(settings, context),
+    ...checkSchemes(settings),
+    ...checkHosting(settings, context.environment),
+    ...checkSession(settings, context.environment),
+    ...checkUnknownKeys(settings, context.unknownKeys),
+  ];
+}
+
+function checkPosture(settings: ProjectTemplateSettings): SettingsProblem[] {
+  if (settings.Authentication.Enabled || !settings.Authorization.RequireAuthenticatedUserByDefault) return [];
+  const fallbackKey = keyOf('Authorization', 'RequireAuthenticatedUserByDefault');
+  return [
+    error(
+      fallbackKey,
+      `must be false when ${keyOf('Authentication', 'Enabled')} is false: with authentication off nobody can satisfy the authenticated-user fallback. ` +
+        `Either enable authentication, or set ${envName(fallbackKey)}=false to make unannotated endpoints public (the --authProvider none posture).`,
+    ),
+  ];
+}
+
+function checkProviders(settings: ProjectTemplateSettings, context: SettingsContext): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  const seenPaths = new Map<string, string>();
+  for (const provider of registeredProviders(settings)) {
+    if (!context.availableProviders.includes(provider)) {
+      problems.push(error(keyOf('Authentication', 'Providers', provider, 'Enabled'), `${provider} sign-in is not available in this version of Gatehouse; set it to false`));
+    }
+    problems.push(...checkProvider(settings, provider, context.environment));
+    const { name, path } = callbackPathOf(settings, provider);
+    const key = keyOf('Authentication', 'Providers', provider, name);
+    const normalized = path.toLowerCase().replace(/\/+$/, '');
+    if (path === '') continue;
+    const other = seenPaths.get(normalized);
+    if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
+    else if (context.isRoutedPath(path)) problems.push(error(key, 'collides with a routed application endpoint'));
+    seenPaths.set(normalized, key);
+  }
+  return problems;
+}
+
+function checkSchemes(settings: ProjectTemplateSettings): SettingsProblem[] {
+  const authentication = settings.Authentication;
+  if (!authentication.Enabled) return [];
+  const problems: SettingsProblem[] = [];
+  const schemes = new Map<string, string>([[COOKIE_SCHEME.toLowerCase(), 'the local cookie scheme']]);
+  for (const provider of registeredProviders(settings)) {
+    const scheme = authentication.Providers[provider].Scheme;
+    const key = keyOf('Authentication', 'Providers', provider, 'Scheme');
+    const owner = schemes.get(scheme.toLowerCase());
+    if (owner) problems.push(error(key, `is "${scheme}", already used by ${owner}: schemes must be unique`));
+    else schemes.set(scheme.toLowerCase(), key);
+  }
+  for (const name of ['DefaultScheme', 'DefaultSignInScheme'] as const) {
+    if (authentication[name] !== COOKIE_SCHEME) {
+      problems.push(error(keyOf('Authentication', name), `must be "${COOKIE_SCHEME}": external providers sign in to the local cookie session`));
+    }
+  }
+  const challenge = authentication.DefaultChallengeScheme;
+  const registered = [COOKIE_SCHEME, ...registeredProviders(settings).map((p) => authentication.Providers[p].Scheme)];
+  if (!registered.includes(challenge)) {
+    problems.push(error(keyOf('Authentication', 'DefaultChallengeScheme'), `names no registered scheme (registered: ${registered.join(', ')})`));
+  }
+  if (!(authentication.HttpTimeoutSeconds > 0 && authentication.HttpTimeoutSeconds <= 60)) {
+    problems.push(error(keyOf('Authentication', 'HttpTimeoutSeconds'), 'must be a number of seconds above 0 and at most 60'));
+  }
+  return problems;
+}
+
+function checkHosting(settings: ProjectTemplateSettings, environment: Environment): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  const { PublicOrigin, ShutdownDrainSeconds } = settings.Hosting;
+  const key = keyOf('Hosting', 'PublicOrigin');
+  if (PublicOrigin === '') {
+    if (environment === 'production') problems.push(error(key, 'is required in production: redirect URIs and links are built from it, never from the Host header'));
+  } else {
+    const url = parseHttpUrl(PublicOrigin);
+    if (!url || url.origin !== PublicOrigin.replace(/\/$/, '')) {
+      problems.push(error(key, 'must be an origin such as https://app.example.com (scheme, host and optional port; no path)'));
+    } else if (environment === 'production' && url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
+      problems.push(error(key, 'must use https in production'));
+    }
+  }
+  if (!(ShutdownDrainSeconds >= 0 && ShutdownDrainSeconds <= 25)) {
+    problems.push(error(keyOf('Hosting', 'ShutdownDrainSeconds'), 'must be between 0 and 25 seconds, so that shutdown ends well inside 30 s'));
+  }
+  return problems;
+}
+
+function checkSession(settings: ProjectTemplateSettings, environment: Environment): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  const session = settings.Session;
+  if (session.Store === 'Redis' && session.Redis.Url.trim() === '') {
+    problems.push(error(keyOf('Session', 'Redis', 'Url'), 'is required when ProjectTemplate:Session:Store is Redis'));
+  } else if (session.Store === 'Redis' && !/^rediss?:\/\//.test(session.Redis.Url)) {
+    problems.push(error(keyOf('Session', 'Redis', 'Url'), 'must be a redis:// or rediss:// URL'));
+  }
+  if (!(session.IdleTimeout >= 60)) problems.push(error(keyOf('Session', 'IdleTimeout'), 'must be at least 60 seconds'));
+  if (!(session.AbsoluteLifetime >= session.IdleTimeout)) {
+    problems.push(error(keyOf('Session', 'AbsoluteLifetime'), 'must be at least ProjectTemplate:Session:IdleTimeout (both in seconds)'));
+  }
+  if (!(session.MaxSessions >= 1)) problems.push(error(keyOf('Session', 'MaxSessions'), 'must be at least 1'));
+  if (!(session.Redis.CommandTimeoutMs >= 50 && session.Redis.CommandTimeoutMs <= 10_000)) {
+    problems.push(error(keyOf('Session', 'Redis', 'CommandTimeoutMs'), 'must be between 50 and 10000 milliseconds'));
+  }
+  session.Keys.forEach((value, index) => {
+    if (value.length < 32) problems.push(error(keyOf('Session', 'Keys', String(index)), 'must be at least 32 characters of random text'));
+  });
+  if (session.CookieName !== '' && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(session.CookieName)) {
+    problems.push(error(keyOf('Session', 'CookieName'), 'must be a valid cookie name'));
+  }
+  if (environment === 'production' && session.CookieName !== '' && !session.CookieName.startsWith('__Host-')) {
+    problems.push(warning(keyOf('Session', 'CookieName'), 'should start with "__Host-" in production, so that no subdomain can set or shadow the cookie'));
+  }
+  if (environment === 'production' && session.Store === 'Memory') {
+    problems.push(warning(keyOf('Session', 'Store'), 'is Memory: sessions are per process and lost on restart; use Redis when running more than one instance'));
+  }
+  return problems;
+}
+
+export function checkUnknownKeys(settings: ProjectTemplateSettings, unknownKeys: UnknownKey[]): SettingsProblem[] {
+  const registered = new Set<string>(registeredProviders(settings));
+  return unknownKeys.map(({ path, siblings }) => {
+    const key = keyOf(...path);
+    const suggestion = nearestKey(path[path.length - 1] ?? '', siblings);
+    const hint = suggestion ? `; did you mean ${keyOf(...path.slice(0, -1), suggestion)}?` : '';
+    const underProviders = path[0] === 'Authentication' && path[1] === 'Providers';
+    const underRegisteredProvider = underProviders && registered.has(path[2] ?? '');
+    const misnamedProvider = underProviders && path.length === 3;
+    // A mistyped provider name or Enabled would silently leave something off: never only a warning.
+    const fatal = underRegisteredProvider || misnamedProvider || suggestion === 'Enabled';
+    return fatal ? error(key, `is not a known key${hint}`) : warning(key, `is not a known key and is ignored${hint}`);
+  });
+}

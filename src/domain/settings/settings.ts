@@ -1,0 +1,118 @@
+/**
+ * The typed `ProjectTemplate` configuration section. Key names are exactly those of
+ * the auth contract; keys the contract does not show (Hosting, Session, Logging and a
+ * few provider options) are Gatehouse's own and documented in the README.
+ */
+export interface ProviderCommonSettings {
+  Enabled: boolean;
+  Scheme: string;
+  DisplayName: string;
+}
+
+export interface OpenIdConnectSettings extends ProviderCommonSettings {
+  Authority: string;
+  ClientId: string;
+  ClientSecret: string;
+  CallbackPath: string;
+  ResponseType: string;
+  SaveTokens: boolean;
+  Scopes: string[];
+  /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
+  SignOutAtProvider: boolean;
+}
+
+export interface Saml2Settings extends ProviderCommonSettings {
+  EntityId: string;
+  MetadataUrl: string;
+  ModulePath: string;
+  LoadMetadata: boolean;
+  RequireSignedAssertions: boolean;
+  ValidateCertificates: boolean;
+}
+
+export interface SocialSettings extends ProviderCommonSettings {
+  ClientId: string;
+  ClientSecret: string;
+  CallbackPath: string;
+  Scopes: string[];
+}
+
+export interface ProvidersSettings {
+  OpenIdConnect: OpenIdConnectSettings;
+  Saml2: Saml2Settings;
+  Social1: SocialSettings;
+  Social2: SocialSettings;
+  Social3: SocialSettings;
+}
+
+export type ProviderKey = keyof ProvidersSettings;
+export const providerKeys: readonly ProviderKey[] = ['OpenIdConnect', 'Saml2', 'Social1', 'Social2', 'Social3'];
+
+/** Claim mappings: provider claim name -> application claim type. */
+export type ClaimMappings = Record<string, string>;
+
+export interface ClaimsTransformationSettings {
+  RemoveOriginalClaims: boolean;
+  /** Per provider key, extra mappings added to (or overriding) the built-in tables. */
+  Mappings: Partial<Record<ProviderKey, ClaimMappings>>;
+}
+
+export interface AuthenticationSettings {
+  Enabled: boolean;
+  DefaultScheme: string;
+  DefaultChallengeScheme: string;
+  DefaultSignInScheme: string;
+  /** Time-out of every outbound call to an identity provider, in seconds. */
+  HttpTimeoutSeconds: number;
+  Providers: ProvidersSettings;
+  ClaimsTransformation: ClaimsTransformationSettings;
+}
+
+export interface AuthorizationSettings {
+  RequireAuthenticatedUserByDefault: boolean;
+  RoleClaimType: string;
+  PermissionClaimType: string;
+  AdministratorRoles: string[];
+  ManageApplicationPermissions: string[];
+}
+
+export interface HostingSettings {
+  /** Origin the application is reached at (`https://app.example.com`); absolute URLs are built from it. */
+  PublicOrigin: string;
+  /** Trust `X-Forwarded-*` headers (only behind a known reverse proxy). */
+  TrustProxy: boolean;
+  /** Seconds to keep serving after SIGTERM while the load balancer notices `ready` is 503. */
+  ShutdownDrainSeconds: number;
+}
+
+export type SessionStoreKind = 'Memory' | 'Redis';
+
+export interface SessionSettings {
+  Store: SessionStoreKind;
+  Redis: { Url: string; KeyPrefix: string; CommandTimeoutMs: number };
+  /** Empty means `gatehouse.sid`, or `__Host-gatehouse.sid` in production. */
+  CookieName: string;
+  /** Seconds without a request after which a session ends (sliding). */
+  IdleTimeout: number;
+  /** Seconds after sign-in after which a session ends, however active. */
+  AbsoluteLifetime: number;
+  /** Memory store only: sessions kept before the least recently used is evicted. */
+  MaxSessions: number;
+  /** Cookie signing keys; empty means unsigned (the cookie is an unguessable 256-bit token). */
+  Keys: string[];
+}
+
+export interface LoggingSettings {
+  Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export interface ProjectTemplateSettings {
+  Authentication: AuthenticationSettings;
+  Authorization: AuthorizationSettings;
+  Hosting: HostingSettings;
+  Session: SessionSettings;
+  Logging: LoggingSettings;
+}
+
+/** The environment the process runs in, from NODE_ENV. */
+export type Environment = 'development' | 'test' | 'production';

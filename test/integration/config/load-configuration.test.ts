@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfiguration } from '../../../src/adapters/config/load-configuration.js';
+
+describe('loadConfiguration', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'gatehouse-config-'));
+    mkdirSync(join(root, 'config'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const writeJson = (name: string, value: unknown) => writeFileSync(join(root, 'config', name), JSON.stringify(value));
+  const oidcUnder = (value: object) => ({ ProjectTemplate: { Authentication: { Providers: { OpenIdConnect: value } } } });
+
+  it('starts from the built-in defaults with no configuration at all', () => {
+    const { settings, problems, environment, listen } = loadConfiguration(root, {});
+    expect(problems).to.deep.equal([]);
+    expect(environment).to.equal('development');
+    expect(listen).to.deep.equal({ port: 3000, host: '127.0.0.1' });
+    expect(settings.Authentication.Enabled).to.equal(true);
+    expect(settings.Authentication.Providers.OpenIdConnect.Scopes).to.deep.equal(['openid', 'profile', 'email']);
+  });
+
+  it('lets later sources win: defaults < appsettings.json < appsettings.<env>.json < .env < environment', () => {
+    writeJson('appsettings.json', oidcUnder({ ClientId: 'from-json', DisplayName: 'json', Scheme: 'json', CallbackPath: '/json' }));
+    writeJson('appsettings.staging.json', oidcUnder({ DisplayName: 'env-json', Scheme: 'env-json', CallbackPath: '/env-json' }));
+    writeFileSync(join(root, '.env'), 'ProjectTemplate__Authentication__Providers__OpenIdConnect__Scheme=dotenv\nProjectTemplate__Authentication__Providers__OpenIdConnect__CallbackPath="/dotenv"\n');
+    const { settings } = loadConfiguration(root, { NODE_ENV: 'staging', ProjectTemplate__Authentication__Providers__OpenIdConnect__CallbackPath: '/process' });
+    const oidc = settings.Authentication.Providers.OpenIdConnect;
+    expect([oidc.ClientId, oidc.DisplayName, oidc.Scheme, oidc.CallbackPath]).to.deep.equal(['from-json', 'env-json', 'dotenv', '/process']);
+  });
+
+  it('matches keys case-insensitively and coerces strings from the environment', () => {
+    const { settings, problems } = loadConfiguration(root, {
+      PROJECTTEMPLATE__authentication__providers__openidconnect__enabled: 'true',
+      ProjectTemplate__Session__IdleTimeout: '600',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Scopes__0: 'openid',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Scopes__1: 'offline_access',
+    });
+    expect(problems).to.deep.equal([]);
+    expect(settings.Authentication.Providers.OpenIdConnect.Enabled).to.equal(true);
+    expect(settings.Session.IdleTimeout).to.equal(600);
+    expect(settings.Authentication.Providers.OpenIdConnect.Scopes).to.deep.equal(['openid', 'offline_access']);
+  });
+
+  it('names the key and the expected type of a wrong value, never the value', () => {
+    const { problems } = loadConfiguration(root, {
+      ProjectTemplate__Authentication__Enabled: 'yes-SENTINEL',
+      ProjectTemplate__Authorization__AdministratorRoles: 'Admin',
+      ProjectTemplate__Session__Store: 'Disk',
+    });
+    expect(problems.map((p) => `${p.key} ${p.message}`)).to.have.members([
+      'ProjectTemplate:Authentication:Enabled must be a boolean',
+      'ProjectTemplate:Authorization:AdministratorRoles must be an array (in environment variables, one variable per item: ..__0, ..__1)',
+      'ProjectTemplate:Session:Store must be one of Memory, Redis',
+    ]);
+    expect(JSON.stringify(problems)).not.to.contain('SENTINEL');
+  });
+
+  it('reports unknown keys with their path instead of dropping them silently', () => {
+    writeJson('appsettings.json', { ProjectTemplate: { Authentication: { Provider: {} } } });
+    const { unknownKeys } = loadConfiguration(root, { ProjectTemplate__Authentication__Providers__Social1__Enable: 'true' });
+    expect(unknownKeys.map((u) => u.path.join(':'))).to.have.members(['Authentication:Provider', 'Authentication:Providers:Social1:Enable']);
+    expect(unknownKeys[0]?.siblings).to.include('Providers');
+  });
+
+  it('names an unparsable file without quoting its content', () => {
+    writeFileSync(join(root, 'config', 'appsettings.json'), '{ "ProjectTemplate": { "x": "SENTINEL" ');
+    const { problems } = loadConfiguration(root, {});
+    expect(problems).to.have.length(1);
+    expect(problems[0]?.message).to.equal('is not valid JSON');
+    expect(JSON.stringify(problems)).not.to.contain('SENTINEL');
+  });
+
+  it('collects the values of the keys the schema marks secret', () => {
+    const { secretValues } = loadConfiguration(root, {
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: 'oidc-secret',
+      ProjectTemplate__Authentication__Providers__Social2__ClientSecret: 'social-secret',
+      ProjectTemplate__Session__Redis__Url: 'redis://:pw@host:6379',
+      ProjectTemplate__Session__Keys__0: 'key-zero',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: 'not-secret',
+    });
+    expect(secretValues).to.have.members(['oidc-secret', 'social-secret', 'redis://:pw@host:6379', 'key-zero']);
+  });
+
+  it('reads HOST and PORT, and rejects a PORT that is not a port', () => {
+    expect(loadConfiguration(root, { PORT: '8080', HOST: '0.0.0.0' }).listen).to.deep.equal({ port: 8080, host: '0.0.0.0' });
+    expect(loadConfiguration(root, { PORT: 'eighty' }).problems.map((p) => p.key)).to.deep.equal(['PORT']);
+  });
+
+  it('treats any NODE_ENV other than development or test as production', () => {
+    expect(loadConfiguration(root, { NODE_ENV: 'staging' }).environment).to.equal('production');
+    expect(loadConfiguration(root, { NODE_ENV: 'test' }).environment).to.equal('test');
+  });
+});

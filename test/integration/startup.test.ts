@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { exitOf, listeningUrl, spawnMain } from '../support/run-main.js';
+
+const SENTINEL = 'SENTINEL-client-secret-7f3a9c';
+const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
+
+describe('startup (the real entry point)', function () {
+  this.timeout(20_000);
+
+  it('starts with no configuration at all and stops cleanly on SIGTERM', async () => {
+    const { child, output } = spawnMain({});
+    const url = await listeningUrl(output, child);
+    expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).to.equal(0);
+  });
+
+  it('fails before listening, naming every missing key, and never prints a configured secret', async () => {
+    const { child, output } = spawnMain({
+      [`${OIDC}Enabled`]: 'true',
+      [`${OIDC}ClientSecret`]: SENTINEL,
+      [`${OIDC}Authority`]: 'not a url',
+      ProjectTemplate__Session__Redis__Url: `redis://:${SENTINEL}@127.0.0.1:6379`,
+    });
+    expect(await exitOf(child)).to.equal(1);
+    const { stdout, stderr } = output();
+    expect(stderr).to.contain('ProjectTemplate:Authentication:Providers:OpenIdConnect:Authority');
+    expect(stderr).to.contain('ProjectTemplate:Authentication:Providers:OpenIdConnect:ClientId');
+    expect(stdout).not.to.contain('listening');
+    expect(stdout + stderr).not.to.contain(SENTINEL);
+  });
+
+  it('rejects authentication off with the authenticated fallback on', async () => {
+    const { child, output } = spawnMain({ ProjectTemplate__Authentication__Enabled: 'false' });
+    expect(await exitOf(child)).to.equal(1);
+    expect(output().stderr).to.contain('ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault must be false');
+  });
+
+  it('names the key and expected type of a wrongly typed value', async () => {
+    const { child, output } = spawnMain({ ProjectTemplate__Authentication__Enabled: 'maybe', ProjectTemplate__Authentication__Provider__X: '1' });
+    expect(await exitOf(child)).to.equal(1);
+    expect(output().stderr).to.contain('ProjectTemplate:Authentication:Enabled must be a boolean');
+    expect(output().stderr).to.contain('did you mean ProjectTemplate:Authentication:Providers?');
+  });
+
+  it('turns readiness to 503 at once on SIGTERM, keeps serving while draining, and a second signal forces the exit', async () => {
+    const { child, output } = spawnMain({ ProjectTemplate__Hosting__ShutdownDrainSeconds: '20' });
+    const url = await listeningUrl(output, child);
+    child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await fetch(`${url}/health/ready`)).status).to.equal(503);
+    expect((await fetch(`${url}/health/live`)).status).to.equal(200);
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).to.equal(1);
+    expect(Date.now() - started).to.be.lessThan(2000);
+  });
+});

@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Starts the real entry point (src/bootstrap/main.ts through tsx) as its own process. */
+export function spawnMain(env: Record<string, string>): { child: ChildProcess; output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bootstrap/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, output: () => ({ stdout, stderr }) };
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+/** Resolves with the URL once the process logs that it listens. */
+export function listeningUrl(output: () => { stdout: string }, child: ChildProcess, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const match = /Gatehouse listening on (http:\/\/[^"\s]+)/.exec(output().stdout);
+      if (match?.[1]) {
+        clearInterval(poll);
+        resolve(match[1]);
+      } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error('the process did not start listening'));
+      }
+    }, 25);
+  });
+}

@@ -1,0 +1,260 @@
+import { expect } from 'chai';
+import { checkSettings, registeredProviders, type SettingsContext } from '../../../../src/domain/settings/check-settings.js';
+import { defaultSettings } from '../../../../src/domain/settings/default-settings.js';
+import type { SettingsProblem } from '../../../../src/domain/settings/problem.js';
+import type { ProjectTemplateSettings, ProviderKey } from '../../../../src/domain/settings/settings.js';
+
+const OIDC = 'ProjectTemplate:Authentication:Providers:OpenIdConnect';
+const context = (overrides: Partial<SettingsContext> = {}): SettingsContext => ({
+  environment: 'development',
+  unknownKeys: [],
+  availableProviders: ['OpenIdConnect'] as ProviderKey[],
+  isRoutedPath: (path) => ['/Account/Login', '/'].includes(path),
+  ...overrides,
+});
+
+function withSettings(change: (s: ProjectTemplateSettings) => void): ProjectTemplateSettings {
+  const settings = defaultSettings();
+  change(settings);
+  return settings;
+}
+
+function enableOidc(s: ProjectTemplateSettings) {
+  Object.assign(s.Authentication.Providers.OpenIdConnect, {
+    Enabled: true,
+    Authority: 'https://login.example.com',
+    ClientId: 'gatehouse',
+    ClientSecret: 'SENTINEL-secret-value-1234',
+  });
+}
+
+const errors = (problems: SettingsProblem[]) => problems.filter((p) => p.severity === 'error');
+const errorKeys = (problems: SettingsProblem[]) => errors(problems).map((p) => p.key);
+
+describe('checkSettings', () => {
+  it('accepts the defaults: cookie authentication on, every provider off', () => {
+    const settings = defaultSettings();
+    expect(checkSettings(settings, context())).to.deep.equal([]);
+    expect(registeredProviders(settings)).to.deep.equal([]);
+  });
+
+  it('does not validate disabled providers, which may keep placeholders', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.Providers.OpenIdConnect.Authority = '<authority_url>';
+      s.Authentication.Providers.Saml2.MetadataUrl = 'not a url';
+    });
+    expect(checkSettings(settings, context())).to.deep.equal([]);
+  });
+
+  it('does not register an enabled provider while authentication is off', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.Enabled = false;
+      s.Authorization.RequireAuthenticatedUserByDefault = false;
+      s.Authentication.Providers.OpenIdConnect.Enabled = true;
+    });
+    expect(registeredProviders(settings)).to.deep.equal([]);
+    expect(errors(checkSettings(settings, context()))).to.deep.equal([]);
+  });
+
+  it('reports every missing OpenID Connect value at once, naming the full keys', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.Providers.OpenIdConnect.Enabled = true;
+      s.Authentication.Providers.OpenIdConnect.CallbackPath = '';
+    });
+    expect(errorKeys(checkSettings(settings, context()))).to.have.members([
+      `${OIDC}:Authority`,
+      `${OIDC}:ClientId`,
+      `${OIDC}:ClientSecret`,
+      `${OIDC}:CallbackPath`,
+    ]);
+  });
+
+  it('says when the Authority still holds the starter placeholder', () => {
+    const settings = withSettings((s) => {
+      enableOidc(s);
+      s.Authentication.Providers.OpenIdConnect.Authority = '<authority_url>';
+    });
+    const [problem] = errors(checkSettings(settings, context()));
+    expect(problem?.key).to.equal(`${OIDC}:Authority`);
+    expect(problem?.message).to.contain('placeholder');
+  });
+
+  const authorityCases: Array<[string, 'development' | 'production', boolean]> = [
+    ['https://login.example.com', 'production', true],
+    ['http://login.example.com', 'development', false],
+    ['http://127.0.0.1:4000', 'development', true],
+    ['http://localhost:4000/oidc', 'test', true],
+    ['http://127.0.0.1:4000', 'production', false],
+    ['ftp://login.example.com', 'development', false],
+    ['login.example.com', 'development', false],
+  ];
+  for (const [authority, environment, accepted] of authorityCases) {
+    it(`${accepted ? 'accepts' : 'rejects'} Authority ${authority} in ${environment}`, () => {
+      const settings = withSettings((s) => {
+        enableOidc(s);
+        s.Authentication.Providers.OpenIdConnect.Authority = authority;
+        s.Hosting.PublicOrigin = 'https://app.example.com';
+      });
+      const keys = errorKeys(checkSettings(settings, context({ environment })));
+      expect(keys.includes(`${OIDC}:Authority`)).to.equal(!accepted);
+    });
+  }
+
+  it('never puts a configured secret value in any message', () => {
+    const settings = withSettings((s) => {
+      enableOidc(s);
+      s.Authentication.Providers.OpenIdConnect.ClientId = '';
+      s.Authentication.Providers.OpenIdConnect.ResponseType = 'id_token';
+    });
+    const problems = checkSettings(settings, context());
+    expect(problems.length).to.be.greaterThan(1);
+    expect(JSON.stringify(problems)).not.to.contain('SENTINEL-secret-value-1234');
+  });
+
+  it('rejects implicit and hybrid response types', () => {
+    const settings = withSettings((s) => {
+      enableOidc(s);
+      s.Authentication.Providers.OpenIdConnect.ResponseType = 'code id_token';
+    });
+    expect(errorKeys(checkSettings(settings, context()))).to.deep.equal([`${OIDC}:ResponseType`]);
+  });
+
+  it('rejects authentication off with the authenticated fallback on, and says how to fix it', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.Enabled = false;
+    });
+    const [problem, ...rest] = checkSettings(settings, context());
+    expect(rest).to.deep.equal([]);
+    expect(problem?.key).to.equal('ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault');
+    expect(problem?.message).to.contain('ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault=false');
+  });
+
+  it('accepts the --authProvider none posture', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.Enabled = false;
+      s.Authorization.RequireAuthenticatedUserByDefault = false;
+    });
+    expect(checkSettings(settings, context())).to.deep.equal([]);
+  });
+
+  it('rejects a DefaultChallengeScheme that names no registered scheme', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.DefaultChallengeScheme = 'OpenIdConnect';
+    });
+    expect(errorKeys(checkSettings(settings, context()))).to.deep.equal(['ProjectTemplate:Authentication:DefaultChallengeScheme']);
+    enableOidc(settings);
+    expect(errorKeys(checkSettings(settings, context()))).to.deep.equal([]);
+  });
+
+  it('rejects two providers with the same scheme, or a provider named like the cookie scheme', () => {
+    const settings = withSettings((s) => {
+      enableOidc(s);
+      s.Authentication.Providers.OpenIdConnect.Scheme = 'cookies';
+    });
+    expect(errorKeys(checkSettings(settings, context()))).to.include(`${OIDC}:Scheme`);
+    const two = withSettings((s) => {
+      enableOidc(s);
+      Object.assign(s.Authentication.Providers.Social1, { Enabled: true, ClientId: 'a', ClientSecret: 'b', Scheme: 'OpenIdConnect' });
+    });
+    const keys = errorKeys(checkSettings(two, context({ availableProviders: ['OpenIdConnect', 'Social1'] })));
+    expect(keys).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social1:Scheme']);
+  });
+
+  const callbackCases: Array<[string, string | undefined]> = [
+    ['/signin-oidc', undefined],
+    ['signin-oidc', 'path'],
+    ['//evil.example/cb', 'path'],
+    ['/cb?x=1', 'path'],
+    ['https://app.example.com/cb', 'path'],
+    ['/Account/Login', 'routed'],
+    ['/signin-social1', 'collides'],
+  ];
+  for (const [path, expected] of callbackCases) {
+    it(`checks CallbackPath ${path}`, () => {
+      const settings = withSettings((s) => {
+        enableOidc(s);
+        s.Authentication.Providers.OpenIdConnect.CallbackPath = path;
+        Object.assign(s.Authentication.Providers.Social1, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
+      });
+      const problems = errors(checkSettings(settings, context({ availableProviders: ['OpenIdConnect', 'Social1'] })));
+      const messages = problems.map((p) => `${p.key} ${p.message}`).join('\n');
+      if (!expected) expect(problems).to.deep.equal([]);
+      else if (expected === 'path') expect(messages).to.contain(`${OIDC}:CallbackPath must be a path`);
+      else if (expected === 'routed') expect(messages).to.contain('collides with a routed application endpoint');
+      else expect(messages).to.contain('collides with');
+    });
+  }
+
+  it('names the required values of Saml2 and the social providers', () => {
+    const settings = withSettings((s) => {
+      s.Authentication.Providers.Saml2.Enabled = true;
+      s.Authentication.Providers.Social3.Enabled = true;
+    });
+    const keys = errorKeys(checkSettings(settings, context({ availableProviders: ['Saml2', 'Social3'] })));
+    expect(keys).to.have.members([
+      'ProjectTemplate:Authentication:Providers:Saml2:EntityId',
+      'ProjectTemplate:Authentication:Providers:Saml2:MetadataUrl',
+      'ProjectTemplate:Authentication:Providers:Social3:ClientId',
+      'ProjectTemplate:Authentication:Providers:Social3:ClientSecret',
+    ]);
+  });
+
+  it('refuses to start an enabled provider this build has no adapter for', () => {
+    const settings = withSettings((s) => {
+      Object.assign(s.Authentication.Providers.Social2, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
+    });
+    const keys = errorKeys(checkSettings(settings, context({ availableProviders: [] })));
+    expect(keys).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social2:Enabled']);
+  });
+
+  it('requires an https PublicOrigin in production', () => {
+    expect(errorKeys(checkSettings(defaultSettings(), context({ environment: 'production' })))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
+    const http = withSettings((s) => (s.Hosting.PublicOrigin = 'http://app.example.com'));
+    expect(errorKeys(checkSettings(http, context({ environment: 'production' })))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
+    const withPath = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com/app'));
+    expect(errorKeys(checkSettings(withPath, context()))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
+    const good = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
+    expect(errorKeys(checkSettings(good, context({ environment: 'production' })))).to.deep.equal([]);
+  });
+
+  it('warns that the memory store is per process in production', () => {
+    const settings = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
+    const warnings = checkSettings(settings, context({ environment: 'production' })).filter((p) => p.severity === 'warning');
+    expect(warnings.map((w) => w.key)).to.deep.equal(['ProjectTemplate:Session:Store']);
+  });
+
+  it('requires a Redis URL when the Redis store is chosen', () => {
+    const settings = withSettings((s) => (s.Session.Store = 'Redis'));
+    expect(errorKeys(checkSettings(settings, context()))).to.deep.equal(['ProjectTemplate:Session:Redis:Url']);
+  });
+
+  describe('unknown keys', () => {
+    const check = (path: string[], siblings: string[], change: (s: ProjectTemplateSettings) => void = () => {}) =>
+      checkSettings(withSettings(change), context({ unknownKeys: [{ path, siblings }] }));
+
+    it('warns with the nearest known key', () => {
+      const [problem] = check(['Authentication', 'Provider'], ['Enabled', 'Providers', 'DefaultScheme']);
+      expect(problem).to.include({ severity: 'warning', key: 'ProjectTemplate:Authentication:Provider' });
+      expect(problem?.message).to.contain('did you mean ProjectTemplate:Authentication:Providers?');
+    });
+
+    it('fails startup for a typo under an enabled provider', () => {
+      const [problem] = check(['Authentication', 'Providers', 'OpenIdConnect', 'ClientSecert'], ['ClientSecret', 'ClientId'], enableOidc).filter(
+        (p) => p.key.endsWith('ClientSecert'),
+      );
+      expect(problem?.severity).to.equal('error');
+      expect(problem?.message).to.contain('ClientSecret');
+    });
+
+    it('fails startup for a mistyped Enabled, which would silently leave a provider off', () => {
+      const [problem] = check(['Authentication', 'Providers', 'Social1', 'Enable'], ['Enabled', 'Scheme']);
+      expect(problem).to.include({ severity: 'error' });
+    });
+
+    it('fails startup for a misspelled provider name', () => {
+      const [problem] = check(['Authentication', 'Providers', 'OpenIdConect'], ['OpenIdConnect', 'Saml2']);
+      expect(problem).to.include({ severity: 'error' });
+      expect(problem?.message).to.contain('OpenIdConnect');
+    });
+  });
+});
