@@ -1,0 +1,51 @@
+import type { Principal } from '../claims/principal.js';
+import type { Policy, Requirement } from './policies.js';
+
+/**
+ * The outcome of one policy, with reasons: `failed` lists the descriptions of the
+ * requirements that did not hold (ASP.NET's `AuthorizationFailure.FailedRequirements`).
+ */
+export type AuthorizationDecision = { allowed: true } | { allowed: false; failed: string[]; authenticated: boolean };
+
+const AUTHENTICATED_USER = 'authenticated user';
+
+/**
+ * Evaluates `policy` for `principal` (undefined = anonymous). "Denied" is a value, never
+ * an exception; an exception from a custom requirement is a bug and propagates.
+ * An anonymous caller fails the authenticated-user baseline and nothing else is evaluated:
+ * every named policy sits on top of that baseline, and custom tests expect a principal.
+ */
+export function evaluatePolicy(policy: Policy, principal: Principal | undefined): AuthorizationDecision {
+  if (principal === undefined) return { allowed: false, failed: [AUTHENTICATED_USER], authenticated: false };
+  const failed = policy.requirements.filter((requirement) => !isSatisfied(requirement, principal)).map(describeRequirement);
+  return failed.length === 0 ? { allowed: true } : { allowed: false, failed, authenticated: true };
+}
+
+/** A requirement in words, for logs and the access-denied reason list. */
+export function describeRequirement(requirement: Requirement): string {
+  switch (requirement.kind) {
+    case 'authenticated':
+      return AUTHENTICATED_USER;
+    case 'claim':
+      return requirement.allowedValues.length === 0
+        ? `claim ${requirement.claimType} present`
+        : `claim ${requirement.claimType} in [${requirement.allowedValues.join(', ')}]`;
+    case 'custom':
+      return requirement.description;
+  }
+}
+
+function isSatisfied(requirement: Requirement, principal: Principal): boolean {
+  switch (requirement.kind) {
+    case 'authenticated':
+      return true;
+    case 'claim':
+      // Type and value compare exactly (ordinal): `administrator` is not `Administrator`.
+      return principal.claims.some(
+        (claim) =>
+          claim.type === requirement.claimType && (requirement.allowedValues.length === 0 || requirement.allowedValues.includes(claim.value)),
+      );
+    case 'custom':
+      return requirement.test(principal);
+  }
+}

@@ -1,0 +1,113 @@
+import type { Principal } from '../claims/principal.js';
+import { GatehouseError } from '../errors.js';
+import type { AuthorizationSettings } from '../settings/settings.js';
+import { PolicyNames } from './policy-names.js';
+
+/** One condition a policy puts on the principal. */
+export type Requirement =
+  | { kind: 'authenticated' }
+  /** A claim of `claimType` whose value is one of `allowedValues`; empty = any value (claim present). */
+  | { kind: 'claim'; claimType: string; allowedValues: readonly string[] }
+  /** Application logic; `test` must be pure and must not throw for "no". */
+  | { kind: 'custom'; description: string; test: (principal: Principal) => boolean };
+
+/** A named set of requirements; all of them must hold. */
+export interface Policy {
+  name: string;
+  requirements: readonly Requirement[];
+}
+
+/** The authenticated-user baseline every named policy starts from (contract, Authorization rules 5). */
+export const authenticatedUser: Requirement = { kind: 'authenticated' };
+
+/** A claim requirement; with no `allowedValues`, any value of `claimType` satisfies it. */
+export function requireClaim(claimType: string, allowedValues: readonly string[] = []): Requirement {
+  return { kind: 'claim', claimType, allowedValues: [...allowedValues] };
+}
+
+/**
+ * A claim of `claimType` (normally `RoleClaimType`) with one of `roles`. An empty list is
+ * refused, as ASP.NET's `RolesAuthorizationRequirement` does: as a claim requirement it
+ * would mean "any role at all", which is never what a role check intends.
+ */
+export function requireRole(claimType: string, roles: readonly string[]): Requirement {
+  return requireSomeValue('role', claimType, roles);
+}
+
+/** A claim of `claimType` (normally `PermissionClaimType`) with one of `permissions`; empty is refused. */
+export function requirePermission(claimType: string, permissions: readonly string[]): Requirement {
+  return requireSomeValue('permission', claimType, permissions);
+}
+
+function requireSomeValue(what: string, claimType: string, values: readonly string[]): Requirement {
+  if (values.length === 0) {
+    throw new GatehouseError('config.invalid_policy', `A ${what} requirement on claim type "${claimType}" needs at least one allowed value.`);
+  }
+  return requireClaim(claimType, values);
+}
+
+/**
+ * A named policy: the authenticated-user baseline plus `requirements`. The baseline is
+ * added here so an application policy cannot forget it.
+ */
+export function definePolicy(name: string, ...requirements: Requirement[]): Policy {
+  const rest = requirements.filter((requirement) => requirement.kind !== 'authenticated');
+  return { name, requirements: [authenticatedUser, ...rest] };
+}
+
+/**
+ * The named policies of the application. The built-in three come from `builtInPolicies`;
+ * applications add theirs in one place (`src/bootstrap/policies.ts`) with
+ * `registry.add(definePolicy(name, ...requirements))`, never from route modules.
+ */
+export class PolicyRegistry {
+  readonly #policies = new Map<string, Policy>();
+
+  /** Registers `policy`; a second policy with the same name is a configuration error. */
+  add(policy: Policy): this {
+    if (policy.name.trim() === '') throw new GatehouseError('config.invalid_policy', 'A policy needs a non-empty name.');
+    if (this.#policies.has(policy.name)) {
+      throw new GatehouseError('config.duplicate_policy', `The authorization policy "${policy.name}" is registered twice.`);
+    }
+    this.#policies.set(policy.name, policy);
+    return this;
+  }
+
+  get(name: string): Policy | undefined {
+    return this.#policies.get(name);
+  }
+
+  /** Every registered policy, in registration order. */
+  list(): Policy[] {
+    return [...this.#policies.values()];
+  }
+}
+
+/**
+ * The three contract policies, read from `ProjectTemplate:Authorization`. An empty
+ * `AdministratorRoles` or `ManageApplicationPermissions` makes its policy unsatisfiable
+ * (fail closed) rather than "any role" or a startup crash.
+ */
+export function builtInPolicies(authorization: AuthorizationSettings): PolicyRegistry {
+  const { RoleClaimType, PermissionClaimType, AdministratorRoles, ManageApplicationPermissions } = authorization;
+  return new PolicyRegistry()
+    .add(definePolicy(PolicyNames.AuthenticatedUser))
+    .add(
+      definePolicy(
+        PolicyNames.AdministratorRole,
+        AdministratorRoles.length > 0 ? requireRole(RoleClaimType, AdministratorRoles) : nobody('ProjectTemplate:Authorization:AdministratorRoles'),
+      ),
+    )
+    .add(
+      definePolicy(
+        PolicyNames.ManageApplicationPermission,
+        ManageApplicationPermissions.length > 0
+          ? requirePermission(PermissionClaimType, ManageApplicationPermissions)
+          : nobody('ProjectTemplate:Authorization:ManageApplicationPermissions'),
+      ),
+    );
+}
+
+function nobody(emptyKey: string): Requirement {
+  return { kind: 'custom', description: `${emptyKey} is empty, so nobody qualifies`, test: () => false };
+}

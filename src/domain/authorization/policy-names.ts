@@ -1,0 +1,12 @@
+/**
+ * Names of the built-in authorization policies (contract, "Named authorization policies").
+ * Application code refers to policies through these constants, never by string literal,
+ * so a typo is a compile error rather than an unknown-policy error at request time.
+ */
+export const PolicyNames = {
+  AuthenticatedUser: 'application.AuthenticatedUser',
+  AdministratorRole: 'application.Role.Administrator',
+  ManageApplicationPermission: 'application.Permission.ManageApplication',
+} as const;
+
+export type PolicyName = (typeof PolicyNames)[keyof typeof PolicyNames];

@@ -1,0 +1,87 @@
+import type { ProviderKey } from '../settings/settings.js';
+import { ClaimTypes } from './claim-types.js';
+
+/**
+ * One row of a mapping table: the provider claim `source` becomes the application claim
+ * `target` (ASP.NET's `ClaimActions.MapJsonKey(target, source)`).
+ */
+export interface ClaimMapping {
+  source: string;
+  target: string;
+  /**
+   * Use this row only when no other row (or a passed-through application claim) gave
+   * `target` a value: `preferred_username` names the user only when `name` is missing.
+   * Fallback rows apply in table order, so the first one with a value wins.
+   */
+  fallback?: boolean;
+}
+
+/** SAML claim URIs (WS-Federation / ADFS vocabulary), emitted by the SAML adapter as claim names. */
+export const SamlClaimUris = {
+  /** The SAML adapter emits the assertion's `<NameID>` under this name. */
+  NameIdentifier: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier',
+  Name: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
+  EmailAddress: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  Role: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role',
+  Group: 'http://schemas.xmlsoap.org/claims/Group',
+} as const;
+
+const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
+
+/**
+ * The built-in tables, one per provider. Only claims whose meaning is unambiguous are
+ * mapped; everything else stays under its provider name (or is removed with
+ * `RemoveOriginalClaims`) and can be mapped through `ClaimsTransformation:Mappings`.
+ */
+export const builtInClaimMappings: Readonly<Record<ProviderKey, readonly ClaimMapping[]>> = {
+  // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
+  OpenIdConnect: [
+    { source: 'sub', target: Subject },
+    { source: 'name', target: Name },
+    { source: 'preferred_username', target: Name, fallback: true },
+    { source: 'email', target: Email },
+    { source: 'roles', target: Role },
+    { source: 'role', target: Role },
+    { source: 'groups', target: Group },
+    { source: 'permissions', target: Permission },
+  ],
+  Saml2: [
+    { source: SamlClaimUris.NameIdentifier, target: Subject },
+    { source: SamlClaimUris.Name, target: Name },
+    { source: SamlClaimUris.EmailAddress, target: Email },
+    { source: SamlClaimUris.Role, target: Role },
+    { source: SamlClaimUris.Group, target: Group },
+  ],
+  // Microsoft Graph-like `/me`: `mail` is often null for personal accounts, hence the
+  // `userPrincipalName` fallback (ASP.NET's MicrosoftAccount handler does the same).
+  Social1: [
+    { source: 'id', target: Subject },
+    { source: 'displayName', target: Name },
+    { source: 'mail', target: Email },
+    { source: 'userPrincipalName', target: Email, fallback: true },
+  ],
+  // Google-like OIDC userinfo.
+  Social2: [
+    { source: 'sub', target: Subject },
+    { source: 'name', target: Name },
+    { source: 'email', target: Email },
+  ],
+  // GitHub-like `/user`: `name` is optional (often null), `login` always exists.
+  Social3: [
+    { source: 'id', target: Subject },
+    { source: 'name', target: Name },
+    { source: 'login', target: Name, fallback: true },
+    { source: 'email', target: Email },
+  ],
+};
+
+/**
+ * The table in force for one provider: the built-in rows, where a configured mapping
+ * (`ClaimsTransformation:Mappings:<ProviderKey>`, source -> target) replaces every built-in
+ * row with the same source and otherwise adds a row. Configured rows are never fallbacks.
+ */
+export function effectiveClaimMappings(provider: ProviderKey, extraMappings: Readonly<Record<string, string>> = {}): ClaimMapping[] {
+  const configured = Object.entries(extraMappings).map(([source, target]) => ({ source, target }));
+  const overridden = new Set(configured.map((row) => row.source));
+  return [...builtInClaimMappings[provider].filter((row) => !overridden.has(row.source)), ...configured];
+}

@@ -1,0 +1,34 @@
+import { ClaimTypes } from './claim-types.js';
+
+/** One assertion about the signed-in user. */
+export interface Claim {
+  type: string;
+  value: string;
+  /** The authentication scheme (provider) that asserted it, e.g. `OpenIdConnect`. */
+  issuer: string;
+}
+
+/**
+ * The signed-in user. There is no "anonymous principal": an anonymous request has no
+ * principal at all (`undefined`), so having one means being authenticated.
+ */
+export interface Principal {
+  /** The scheme the user signed in with (`Cookies`, `OpenIdConnect`, `Social3` ...). */
+  scheme: string;
+  claims: readonly Claim[];
+}
+
+/** Every value of the claims of `type`, in order (case-sensitive type match). */
+export function claimValues(principal: Principal, type: string): string[] {
+  return principal.claims.filter((claim) => claim.type === type).map((claim) => claim.value);
+}
+
+/** The first value of the claims of `type`, or undefined. */
+export function findClaim(principal: Principal, type: string): string | undefined {
+  return principal.claims.find((claim) => claim.type === type)?.value;
+}
+
+/** What to call the user on a page: the name, else the email, else the subject identifier. */
+export function displayName(principal: Principal): string | undefined {
+  return findClaim(principal, ClaimTypes.Name) ?? findClaim(principal, ClaimTypes.Email) ?? findClaim(principal, ClaimTypes.Subject);
+}
