@@ -13,10 +13,10 @@ const allowedLayers: Record<Layer, Layer[]> = {
   adapters: ['adapters', 'application', 'domain'],
   bootstrap: ['bootstrap', 'adapters', 'application', 'domain'],
 };
-/** Packages a layer may use: the domain none at all (no Koa, no Node I/O), the application only the DI decorators. */
+/** Packages a layer may use: the domain none at all (no Koa, no Node I/O); the application the DI decorators and Oslo's pure hashing and encoding. */
 const allowedPackages: Partial<Record<Layer, (specifier: string) => boolean>> = {
   domain: () => false,
-  application: (specifier) => specifier === 'tsyringe',
+  application: (specifier) => specifier === 'tsyringe' || specifier.startsWith('@oslojs/'),
 };
 
 interface Violation {

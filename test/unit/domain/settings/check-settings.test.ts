@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { checkSettings, registeredProviders, type SettingsContext } from '../../../../src/domain/settings/check-settings.js';
 import { defaultSettings } from '../../../../src/domain/settings/default-settings.js';
 import type { SettingsProblem } from '../../../../src/domain/settings/problem.js';
-import type { ProjectTemplateSettings, ProviderKey } from '../../../../src/domain/settings/settings.js';
+import type { Environment, ProjectTemplateSettings, ProviderKey } from '../../../../src/domain/settings/settings.js';
 
 const OIDC = 'ProjectTemplate:Authentication:Providers:OpenIdConnect';
 const context = (overrides: Partial<SettingsContext> = {}): SettingsContext => ({
@@ -79,7 +79,7 @@ describe('checkSettings', () => {
     expect(problem?.message).to.contain('placeholder');
   });
 
-  const authorityCases: Array<[string, 'development' | 'production', boolean]> = [
+  const authorityCases: Array<[string, Environment, boolean]> = [
     ['https://login.example.com', 'production', true],
     ['http://login.example.com', 'development', false],
     ['http://127.0.0.1:4000', 'development', true],
