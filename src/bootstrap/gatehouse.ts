@@ -1,22 +1,43 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { DestinationStream } from 'pino';
+import { GovernanceToken, type Governance } from '../application/ports/governance.js';
+import type { HealthCheck } from '../application/ports/health-check.js';
+import type { IdentityProvider } from '../application/ports/identity-provider.js';
 import type { Logger } from '../application/ports/logger.js';
+import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
+import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { DrainState } from '../application/use-cases/drain-state.js';
+import { RefreshTokens } from '../application/use-cases/refresh-tokens.js';
+import { SignOut } from '../application/use-cases/sign-out.js';
+import { loadConfiguration } from '../adapters/config/load-configuration.js';
 import { createApp } from '../adapters/koa/app.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
+import { authentication } from '../adapters/koa/middleware/authentication.js';
+import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
+import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
+import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
+import { appInfoRoutes } from '../adapters/koa/routes/app-info-routes.js';
 import { errorRoutes } from '../adapters/koa/routes/error-routes.js';
+import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
 import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
-import { loadConfiguration } from '../adapters/config/load-configuration.js';
+import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
+import { sessionLifetime, sessionMiddleware } from '../adapters/koa/session/session-middleware.js';
 import { createPinoLogger } from '../adapters/logging/pino-logger.js';
-import { checkSettings, checkUnknownKeys } from '../domain/settings/check-settings.js';
-import type { SettingsProblem } from '../domain/settings/problem.js';
-import type { Environment, ProjectTemplateSettings, ProviderKey } from '../domain/settings/settings.js';
+import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
+import { SystemClock } from '../adapters/system-clock.js';
+import { missingPolicies } from '../domain/authorization/decide-access.js';
+import { checkSettings, checkUnknownKeys, registeredProviders } from '../domain/settings/check-settings.js';
+import { error, type SettingsProblem } from '../domain/settings/problem.js';
+import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
+import { AVAILABLE_PROVIDERS, createIdentityProviders, createSessionStore } from './adapters.js';
 import { buildContainer } from './container.js';
+import { applicationPolicies } from './policies.js';
 import { findProjectRoot } from './project-root.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
@@ -26,6 +47,8 @@ export interface GatehouseOptions {
   rootDir?: string;
   /** Where log lines go (stdout by default), possibly depending on the environment. */
   logDestination?: DestinationStream | ((environment: Environment) => DestinationStream | undefined);
+  /** The consuming application's governance component; by default everything is allowed and nothing recorded. */
+  governance?: Governance;
 }
 
 export interface Gatehouse {
@@ -34,21 +57,20 @@ export interface Gatehouse {
   environment: Environment;
   logger: Logger;
   endpoints: readonly Endpoint[];
+  identityProviders: readonly IdentityProvider[];
   warnings: SettingsProblem[];
   /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
   listenOn: { port: number; host: string };
+  /** Connects the stores, then listens. */
   listen(port: number, host: string): Promise<Server>;
   /** Readiness 503 at once, keep serving for the drain period, stop accepting, close stores. */
   shutdown(): Promise<void>;
 }
 
-/** Providers this build ships an identity adapter for. */
-const AVAILABLE_PROVIDERS: readonly ProviderKey[] = [];
-
 /**
  * Composes one Gatehouse instance: reads and checks the configuration (throwing a
- * StartupError with every problem), then wires the container and the Koa app. Nothing
- * listens and no connection opens until `listen`.
+ * StartupError with every problem), then wires adapters, container and the Koa app.
+ * Nothing listens and no connection opens until `listen`.
  */
 export function createGatehouse(options: GatehouseOptions): Gatehouse {
   const rootDir = options.rootDir ?? findProjectRoot();
@@ -60,23 +82,48 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     secretValues: configuration.secretValues,
     destination: typeof options.logDestination === 'function' ? options.logDestination(environment) : options.logDestination,
   });
+  const fail = (problems: SettingsProblem[]) => {
+    for (const problem of problems) logger[problem.severity === 'error' ? 'error' : 'warn']({ key: problem.key }, formatProblem(problem));
+    if (problems.some((p) => p.severity === 'error')) throw new StartupError(problems);
+  };
+  if (configuration.problems.length > 0) fail([...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)]);
 
-  const container = buildContainer({ settings, environment, logger });
-  const endpoints: Endpoint[] = [...healthRoutes(container.resolve(CheckReadiness)), ...errorRoutes()];
+  const publicOrigin = resolvePublicOrigin(settings, environment, configuration.listen);
+  const clock = new SystemClock();
+  const policies = applicationPolicies(settings.Authorization);
+  const sessionStore = createSessionStore(settings, logger, clock);
+  const identityProviders = publicOrigin.problem ? [] : createIdentityProviders(settings, { publicOrigin: publicOrigin.value, environment, logger, clock });
+  const healthChecks: HealthCheck[] = [new SessionStoreHealthCheck(sessionStore.store), ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : []))];
+  const container = buildContainer({ settings, environment, logger, clock, sessionStore: sessionStore.store, identityProviders, healthChecks, governance: options.governance });
 
-  const problems = configuration.problems.length > 0
-    ? [...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)]
-    : checkSettings(settings, {
-        environment,
-        unknownKeys: configuration.unknownKeys,
-        availableProviders: AVAILABLE_PROVIDERS,
-        isRoutedPath: routedPathMatcher(endpoints),
-      });
-  for (const problem of problems) {
-    logger[problem.severity === 'error' ? 'error' : 'warn']({ key: problem.key }, formatProblem(problem));
-  }
-  if (problems.some((p) => p.severity === 'error')) throw new StartupError(problems);
+  const endpoints: Endpoint[] = [
+    ...healthRoutes(container.resolve(CheckReadiness)),
+    ...errorRoutes(),
+    ...accountRoutes({
+      providers: identityProviders.map((p) => p.info),
+      authenticationEnabled: settings.Authentication.Enabled,
+      signOut: container.resolve(SignOut),
+      publicOrigin: publicOrigin.value,
+    }),
+    ...externalRoutes({ beginSignIn: container.resolve(BeginSignIn) }),
+    ...homeRoutes({ policies }),
+    ...appInfoRoutes({ info: appInfo(rootDir, environment, clock.now()), governance: container.resolve(GovernanceToken), now: () => clock.now() }),
+  ];
 
+  const problems = [
+    ...checkSettings(settings, { environment, unknownKeys: configuration.unknownKeys, availableProviders: AVAILABLE_PROVIDERS, isRoutedPath: routedPathMatcher(endpoints) }),
+    ...(publicOrigin.problem ? [publicOrigin.problem] : []),
+    // A route naming a policy nobody registered is a programming error: catch it before any request.
+    ...endpoints.flatMap((e) => missingPolicies(e.metadata, policies).map((name) => error(`${e.method} ${e.path}`, `names the unregistered policy "${name}"`))),
+  ];
+  fail(problems);
+
+  const access = {
+    requireAuthenticatedUserByDefault: settings.Authorization.RequireAuthenticatedUserByDefault,
+    authenticationEnabled: settings.Authentication.Enabled,
+    policies,
+  };
+  const oidc = settings.Authentication.Providers.OpenIdConnect;
   const app = createApp({
     logger,
     production: environment === 'production',
@@ -84,11 +131,17 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     trustProxy: settings.Hosting.TrustProxy,
     viewsDir: join(rootDir, 'views'),
     publicDir: join(rootDir, 'public'),
-    formActionOrigins: [],
+    // RP-initiated logout redirects a form POST to the provider; CSP form-action must allow it.
+    formActionOrigins: registeredProviders(settings).includes('OpenIdConnect') && oidc.SignOutAtProvider ? [new URL(oidc.Authority).origin] : [],
     endpoints,
-    sessionPipeline: [],
-    authorizeEndpoint: () => undefined,
+    sessionPipeline: (koa) => [
+      sessionMiddleware({ app: koa, store: sessionStore.store, settings: settings.Session, production: environment === 'production', clock }),
+      authentication({ clock, lifetime: sessionLifetime(settings.Session), refreshTokens: container.resolve(RefreshTokens) }),
+      remoteCallbacks({ providers: identityProviders.map((p) => p.info), completeSignIn: container.resolve(CompleteSignIn), publicOrigin: publicOrigin.value, clock }),
+    ],
+    authorizeEndpoint: (endpoint) => authorizeEndpoint(endpoint, access, { challengeScheme: settings.Authentication.DefaultChallengeScheme }),
   });
+
 
   const drain = container.resolve(DrainState);
   let server: Server | undefined;
@@ -98,14 +151,17 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     environment,
     logger,
     endpoints,
+    identityProviders,
     warnings: problems,
     listenOn: configuration.listen,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
+    listen: async (port, host) => {
+      await sessionStore.connect();
+      return new Promise((resolve, reject) => {
         const listening = app.listen(port, host, () => resolve(listening));
         listening.once('error', reject);
         server = listening;
-      }),
+      });
+    },
     shutdown: async () => {
       drain.startDraining();
       await new Promise((resolve) => setTimeout(resolve, settings.Hosting.ShutdownDrainSeconds * 1000));
@@ -114,8 +170,30 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
         server.closeIdleConnections();
         await closed;
       }
+      await sessionStore.store.close();
     },
   };
+}
+
+/**
+ * Absolute URLs come from `Hosting:PublicOrigin`; outside production it defaults to the
+ * listening address. Never from the Host header.
+ */
+function resolvePublicOrigin(settings: ProjectTemplateSettings, environment: Environment, listen: { port: number; host: string }): { value: string; problem?: SettingsProblem } {
+  const configured = settings.Hosting.PublicOrigin.replace(/\/$/, '');
+  if (configured !== '' || environment === 'production') return { value: configured || 'https://invalid.example' };
+  const host = listen.host === '0.0.0.0' || listen.host === '::' ? 'localhost' : listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const value = `http://${host}:${listen.port}`;
+  if (listen.port === 0 && registeredProviders(settings).length > 0) {
+    return { value, problem: error('ProjectTemplate:Hosting:PublicOrigin', 'is required when PORT is 0 and a provider is enabled: redirect URIs need a known origin') };
+  }
+  return { value };
+}
+
+function appInfo(rootDir: string, environment: Environment, startedAt: number) {
+  const manifest: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
+  const field = (name: string) => (typeof manifest === 'object' && manifest !== null && name in manifest ? String((manifest as Record<string, unknown>)[name]) : 'unknown');
+  return { name: field('name'), version: field('version'), environment, startedAt };
 }
 
 /** True when a routed endpoint would answer GET or POST at this path. */

@@ -18,8 +18,8 @@ export interface AppParts {
   formActionOrigins: readonly string[];
   /** Every routed endpoint, probes included: the one table. */
   endpoints: readonly Endpoint[];
-  /** Runs after static files and before routing: session, authentication. */
-  sessionPipeline: readonly Middleware[];
+  /** Runs after static files and before routing: session, authentication, remote callbacks (built for this app). */
+  sessionPipeline: (app: Koa) => readonly Middleware[];
   /** The authorization check of one endpoint, from its metadata (none for anonymous ones). */
   authorizeEndpoint: (endpoint: Endpoint) => Middleware | undefined;
 }
@@ -48,7 +48,7 @@ export function createApp(parts: AppParts): Koa {
   app.use(errorHandler(parts.logger, parts.showStackTraces));
   app.use(probes.routes());
   app.use(serve(parts.publicDir, { index: false, hidden: false, defer: false, maxage: parts.production ? 60 * 60 * 1000 : 0 }));
-  for (const middleware of parts.sessionPipeline) app.use(middleware);
+  for (const middleware of parts.sessionPipeline(app)) app.use(middleware);
   app.use(routes.routes());
   app.use(routes.allowedMethods());
   return app;

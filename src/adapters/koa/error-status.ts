@@ -4,6 +4,7 @@
  */
 const STATUS_BY_CODE: Record<string, number> = {
   'request.': 400,
+  'request.too_large': 413,
   'auth.unknown_provider': 400,
   'auth.disabled': 403,
   'antiforgery.': 400,

@@ -1,0 +1,51 @@
+import type { Context, Middleware } from 'koa';
+import { decideEndpointAccess, type AccessContext } from '../../../domain/authorization/decide-access.js';
+import type { Principal } from '../../../domain/claims/principal.js';
+import { validateReturnUrl } from '../../../domain/return-url.js';
+import type { Endpoint } from '../endpoint.js';
+import { sendProblem, wantsJson } from '../problem-details.js';
+import { renderError } from '../render-error.js';
+
+export interface ChallengeOptions {
+  /** `ProjectTemplate:Authentication:DefaultChallengeScheme`: `Cookies`, or a provider's scheme. */
+  challengeScheme: string;
+}
+
+/**
+ * The authorization check in front of one endpoint, from its metadata. Anonymous
+ * endpoints get none. Browsers are challenged (302 to the login page, or straight to the
+ * default challenge provider) or sent to the access-denied page; API clients get 401/403
+ * problem details, never a redirect.
+ */
+export function authorizeEndpoint(endpoint: Endpoint, access: AccessContext, options: ChallengeOptions): Middleware | undefined {
+  if (endpoint.metadata?.kind === 'anonymous') return undefined;
+  return async function authorize(ctx, next) {
+    const principal = ctx.state.principal as Principal | undefined;
+    const decision = decideEndpointAccess(endpoint.metadata, principal, access);
+    if (decision.outcome === 'allow') return next();
+    if (decision.outcome === 'challenge') return challenge(ctx, options);
+    if (!access.authenticationEnabled) return refuseDisabled(ctx);
+    if (wantsJson(ctx)) return sendProblem(ctx, 403, 'Access denied', 'You are signed in but not allowed to use this resource.', 'auth.forbidden');
+    ctx.redirect('/Account/AccessDenied');
+  };
+}
+
+function challenge(ctx: Context, options: ChallengeOptions): void {
+  if (wantsJson(ctx)) {
+    sendProblem(ctx, 401, 'Sign-in required', 'Sign in to use this resource.', 'auth.unauthenticated');
+    return;
+  }
+  const returnUrl = encodeURIComponent(validateReturnUrl(ctx.originalUrl));
+  ctx.redirect(
+    options.challengeScheme === 'Cookies'
+      ? `/Account/Login?returnUrl=${returnUrl}`
+      : `/External/Challenge?provider=${encodeURIComponent(options.challengeScheme)}&returnUrl=${returnUrl}`,
+  );
+}
+
+/** With authentication switched off nobody can sign in: say so instead of looping through a login page. */
+async function refuseDisabled(ctx: Context): Promise<void> {
+  const detail = 'Authentication is disabled in this deployment, so no one can be signed in to use this resource.';
+  if (wantsJson(ctx)) return sendProblem(ctx, 403, 'Access denied', detail, 'auth.disabled');
+  await renderError(ctx, { status: 403, code: 'auth.disabled', detail });
+}

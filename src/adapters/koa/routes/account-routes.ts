@@ -1,0 +1,65 @@
+import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import type { SignOut } from '../../../application/use-cases/sign-out.js';
+import { allowAnonymous, authorize } from '../../../domain/authorization/endpoint-metadata.js';
+import type { Principal } from '../../../domain/claims/principal.js';
+import { validateReturnUrl } from '../../../domain/return-url.js';
+import { verifyAntiForgery } from '../anti-forgery.js';
+import type { Endpoint } from '../endpoint.js';
+import { singleQuery } from '../query.js';
+import { readForm, singleField } from '../read-form.js';
+import { readTokens, sessionOf } from '../session/session-state.js';
+
+export interface AccountRouteDeps {
+  providers: readonly IdentityProviderInfo[];
+  authenticationEnabled: boolean;
+  signOut: SignOut;
+  /** The origin forms must come from (Hosting:PublicOrigin). */
+  publicOrigin: string;
+}
+
+/** `/Account/Login`, `/Account/Logout` and `/Account/AccessDenied`. */
+export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
+  return [
+    {
+      method: 'GET',
+      path: '/Account/Login',
+      metadata: allowAnonymous(),
+      handler: async (ctx) => {
+        const returnUrl = validateReturnUrl(singleQuery(ctx, 'returnUrl'));
+        ctx.set('Cache-Control', 'no-store');
+        await ctx.render('login', {
+          authenticationEnabled: deps.authenticationEnabled,
+          providers: deps.providers.map((provider) => ({
+            displayName: provider.displayName,
+            href: `/External/Challenge?provider=${encodeURIComponent(provider.scheme)}&returnUrl=${encodeURIComponent(returnUrl)}`,
+          })),
+          returnUrl,
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/Account/Logout',
+      metadata: authorize(),
+      handler: async (ctx) => {
+        const session = sessionOf(ctx);
+        const form = await readForm(ctx);
+        verifyAntiForgery(ctx, deps.publicOrigin || ctx.origin, session.csrf, singleField(form, '_csrf'));
+        const { redirectUrl } = await deps.signOut.execute({ principal: ctx.state.principal as Principal, tokens: readTokens(session.tokens) });
+        ctx.session = null; // destroys the server-side record and clears the cookie
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(redirectUrl);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/Account/AccessDenied',
+      metadata: allowAnonymous(),
+      // Anonymous and redirect-free, so failure handling can never loop.
+      handler: async (ctx) => {
+        await ctx.render('access-denied', {});
+        ctx.status = 403;
+      },
+    },
+  ];
+}

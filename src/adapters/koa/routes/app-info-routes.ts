@@ -1,0 +1,55 @@
+import type { Governance } from '../../../application/ports/governance.js';
+import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
+import { PolicyNames } from '../../../domain/authorization/policy-names.js';
+import type { Principal } from '../../../domain/claims/principal.js';
+import type { Environment } from '../../../domain/settings/settings.js';
+import type { Endpoint } from '../endpoint.js';
+import { sendProblem } from '../problem-details.js';
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  environment: Environment;
+  startedAt: number;
+}
+
+/**
+ * The sample application-information API. `/api/app-info` has no metadata (fallback);
+ * the other two declare named policies. `/api/app-info/manage` also shows the governance
+ * seam: it is consulted only after the endpoint's authorization has passed.
+ */
+export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now: () => number }): Endpoint[] {
+  const summary = () => ({
+    name: deps.info.name,
+    version: deps.info.version,
+    environment: deps.info.environment,
+    uptimeSeconds: Math.floor((deps.now() - deps.info.startedAt) / 1000),
+  });
+  return [
+    {
+      method: 'GET',
+      path: '/api/app-info',
+      handler: (ctx) => {
+        ctx.body = summary();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/app-info/admin',
+      metadata: authorize(PolicyNames.AdministratorRole),
+      handler: (ctx) => {
+        ctx.body = { ...summary(), nodeVersion: process.version, memoryRssBytes: process.memoryUsage.rss() };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/app-info/manage',
+      metadata: authorize(PolicyNames.ManageApplicationPermission),
+      handler: async (ctx) => {
+        const decision = await deps.governance.evaluate({ principal: ctx.state.principal as Principal, action: 'app-info.manage.read' });
+        if (!decision.allowed) return sendProblem(ctx, 403, 'Access denied', decision.reason, 'governance.denied');
+        ctx.body = { ...summary(), manageable: ['maintenance-mode', 'feature-flags'] };
+      },
+    },
+  ];
+}

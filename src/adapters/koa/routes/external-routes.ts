@@ -1,0 +1,36 @@
+import type { BeginSignIn } from '../../../application/use-cases/begin-sign-in.js';
+import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
+import type { Endpoint } from '../endpoint.js';
+import { singleQuery } from '../query.js';
+import { readPendingFlows, sessionOf, sessionTokenOf } from '../session/session-state.js';
+import { sessionBinding } from '../session/session-token.js';
+
+/**
+ * `GET /External/Challenge?provider=<Scheme>&returnUrl=<local URL>`: starts the external
+ * challenge. An unknown or missing provider is a 400 with no redirect; a non-local
+ * returnUrl is replaced by `/`. The flow is bound to this browser's session (created here
+ * when the browser has none yet).
+ */
+export function externalRoutes(deps: { beginSignIn: BeginSignIn }): Endpoint[] {
+  return [
+    {
+      method: 'GET',
+      path: '/External/Challenge',
+      metadata: allowAnonymous(),
+      handler: async (ctx) => {
+        const scheme = singleQuery(ctx, 'provider');
+        const returnUrl = singleQuery(ctx, 'returnUrl');
+        const session = sessionOf(ctx);
+        const result = await deps.beginSignIn.execute({
+          scheme,
+          returnUrl,
+          sessionBinding: sessionBinding(sessionTokenOf(ctx)),
+          pendingFlows: readPendingFlows(session.pendingFlows),
+        });
+        session.pendingFlows = result.pendingFlows;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(result.redirectUrl);
+      },
+    },
+  ];
+}

@@ -1,0 +1,23 @@
+import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
+import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
+import type { Principal } from '../../../domain/claims/principal.js';
+import type { Endpoint } from '../endpoint.js';
+
+/** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
+export function homeRoutes(deps: { policies: PolicyRegistry }): Endpoint[] {
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      handler: async (ctx) => {
+        const principal = ctx.state.principal as Principal | undefined;
+        ctx.set('Cache-Control', 'no-store');
+        await ctx.render('home', {
+          principal,
+          claims: principal?.claims ?? [],
+          policies: deps.policies.list().map((policy) => ({ name: policy.name, satisfied: satisfiedPolicies(deps.policies, principal).includes(policy.name) })),
+        });
+      },
+    },
+  ];
+}

@@ -1,0 +1,63 @@
+import type { Context } from 'koa';
+import type { SessionTokens } from '../../../application/ports/identity-provider.js';
+import type { Claim, Principal } from '../../../domain/claims/principal.js';
+
+/**
+ * The server-side session record, as Gatehouse uses it. koa-session exposes it as
+ * `ctx.session`; these helpers read it field by field, since it comes back from a store.
+ */
+export interface SessionFields {
+  principal?: Principal;
+  tokens?: SessionTokens;
+  /** Anti-forgery synchronizer token, created at sign-in. */
+  csrf?: string;
+  createdAt?: number;
+  lastSeenAt?: number;
+  /** Store keys of this browser's pending sign-in flows, oldest first. */
+  pendingFlows?: string[];
+}
+
+type KoaSession = NonNullable<Context['session']>;
+
+export function sessionOf(ctx: Context): KoaSession & SessionFields {
+  const session = ctx.session;
+  if (!session) throw new Error('session middleware is not mounted');
+  return session as KoaSession & SessionFields;
+}
+
+/** The cookie token of the current session (koa-session's external key). */
+export function sessionTokenOf(ctx: Context): string {
+  const token = sessionOf(ctx).externalKey;
+  if (!token) throw new Error('session has no key');
+  return token;
+}
+
+export function readPrincipal(value: unknown): Principal | undefined {
+  if (typeof value !== 'object' || value === null || !('scheme' in value) || !('claims' in value)) return undefined;
+  const { scheme, claims } = value;
+  if (typeof scheme !== 'string' || !Array.isArray(claims)) return undefined;
+  const narrowed: Claim[] = [];
+  for (const claim of claims as unknown[]) {
+    if (typeof claim !== 'object' || claim === null) continue;
+    const { type, value: claimValue, issuer } = claim as Record<string, unknown>;
+    if (typeof type === 'string' && typeof claimValue === 'string' && typeof issuer === 'string') narrowed.push({ type, value: claimValue, issuer });
+  }
+  return { scheme, claims: narrowed };
+}
+
+export function readTokens(value: unknown): SessionTokens | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { accessToken, tokenType, refreshToken, idToken, expiresAt } = value as Record<string, unknown>;
+  if (typeof accessToken !== 'string') return undefined;
+  return {
+    accessToken,
+    ...(typeof tokenType === 'string' ? { tokenType } : {}),
+    ...(typeof refreshToken === 'string' ? { refreshToken } : {}),
+    ...(typeof idToken === 'string' ? { idToken } : {}),
+    ...(typeof expiresAt === 'number' ? { expiresAt } : {}),
+  };
+}
+
+export function readPendingFlows(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

@@ -1,0 +1,51 @@
+import type { Clock } from '../application/ports/clock.js';
+import type { IdentityProvider } from '../application/ports/identity-provider.js';
+import type { Logger } from '../application/ports/logger.js';
+import type { SessionStore } from '../application/ports/session-store.js';
+import { OidcIdentityProvider } from '../adapters/oidc/oidc-identity-provider.js';
+import { MemorySessionStore } from '../adapters/session/memory-session-store.js';
+import { RedisSessionStore } from '../adapters/session/redis-session-store.js';
+import { registeredProviders } from '../domain/settings/check-settings.js';
+import type { Environment, ProjectTemplateSettings, ProviderKey } from '../domain/settings/settings.js';
+
+/** Providers this build ships an identity adapter for. */
+export const AVAILABLE_PROVIDERS: readonly ProviderKey[] = ['OpenIdConnect'];
+
+export interface StoreAdapter {
+  store: SessionStore & { ping(): Promise<boolean>; close(): Promise<void> };
+  /** Opens connections; never throws when the backend is down (readiness reports it). */
+  connect(): Promise<void>;
+}
+
+export function createSessionStore(settings: ProjectTemplateSettings, logger: Logger, clock: Clock): StoreAdapter {
+  const session = settings.Session;
+  if (session.Store === 'Redis') {
+    const store = new RedisSessionStore({ url: session.Redis.Url, keyPrefix: session.Redis.KeyPrefix, commandTimeoutMs: session.Redis.CommandTimeoutMs, logger });
+    return { store, connect: () => store.connect() };
+  }
+  return { store: new MemorySessionStore({ maxEntries: session.MaxSessions, clock }), connect: async () => undefined };
+}
+
+/** One identity adapter per registered provider; constructing them contacts nobody. */
+export function createIdentityProviders(
+  settings: ProjectTemplateSettings,
+  context: { publicOrigin: string; environment: Environment; logger: Logger; clock: Clock },
+): IdentityProvider[] {
+  return registeredProviders(settings).flatMap((key): IdentityProvider[] => {
+    if (key !== 'OpenIdConnect') return [];
+    const oidc = settings.Authentication.Providers.OpenIdConnect;
+    return [
+      new OidcIdentityProvider({
+        key,
+        settings: oidc,
+        redirectUri: new URL(oidc.CallbackPath, context.publicOrigin).href,
+        postLogoutRedirectUri: new URL('/', context.publicOrigin).href,
+        timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
+        // The startup rules accept http only for a loopback authority outside production.
+        allowInsecureHttp: new URL(oidc.Authority).protocol === 'http:',
+        logger: context.logger,
+        clock: context.clock,
+      }),
+    ];
+  });
+}
