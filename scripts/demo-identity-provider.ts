@@ -1,0 +1,184 @@
+/**
+ * A real OpenID provider (node-oidc-provider 9) on loopback, for the demo and for tests.
+ * Development only: plain http, in-memory storage, oidc-provider's built-in dev login
+ * (any password is accepted for the two demo users).
+ *
+ *   npx tsx scripts/demo-identity-provider.ts
+ *
+ * starts it on DEMO_IDP_PORT (default 4010) for a Gatehouse at DEMO_APP_ORIGIN (default
+ * http://localhost:3000) and prints the OpenIdConnect settings to use.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import Provider, { type OidcAccount, type ProviderClient } from 'oidc-provider';
+
+export interface DemoUser {
+  /** The login typed into the dev login form; also the `sub`. */
+  login: 'admin' | 'user';
+  name: string;
+  email: string;
+  roles: string[];
+  permissions: string[];
+}
+
+export const DEMO_USERS: Readonly<Record<DemoUser['login'], DemoUser>> = {
+  admin: { login: 'admin', name: 'Ada Admin', email: 'ada@example.test', roles: ['Administrator'], permissions: ['application.manage'] },
+  user: { login: 'user', name: 'Uma User', email: 'uma@example.test', roles: [], permissions: [] },
+};
+
+export interface DemoClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+}
+
+export interface DemoIdentityProviderOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  clients: DemoClient[];
+  /** Path of the issuer (`/oidc`); default none. */
+  issuerPath?: string;
+  /** Access token lifetime in seconds (default 3600); tests use a short one to exercise refresh. */
+  accessTokenTtlSeconds?: number;
+}
+
+export interface DemoIdentityProvider {
+  issuer: string;
+  users: typeof DEMO_USERS;
+  close(): Promise<void>;
+}
+
+/**
+ * Claims released per scope. `roles` and `permissions` travel with the `profile` scope,
+ * so Gatehouse's default Scopes (openid profile email) receive them without extra
+ * configuration. Like every OpenID provider by default, oidc-provider puts only `sub` in
+ * the ID token (conformIdTokenClaims): the rest comes from the userinfo endpoint.
+ */
+const CLAIMS_BY_SCOPE = {
+  openid: ['sub'],
+  profile: ['name', 'preferred_username', 'roles', 'permissions'],
+  email: ['email', 'email_verified'],
+};
+
+export async function startDemoIdentityProvider(options: DemoIdentityProviderOptions): Promise<DemoIdentityProvider> {
+  const host = options.host ?? '127.0.0.1';
+  const issuerPath = (options.issuerPath ?? '').replace(/\/+$/, '');
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  const server = createServer((req, res) => {
+    // oidc-provider routes on the path below its mount point: strip the issuer path as a
+    // mount would, keeping originalUrl so that it builds its URLs with the prefix.
+    if (issuerPath && req.url?.startsWith(issuerPath)) {
+      Object.assign(req, { originalUrl: req.url });
+      req.url = req.url.slice(issuerPath.length) || '/';
+    }
+    if (handle) void handle(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const authority = host.includes(':') ? `[${host}]` : host;
+  const issuer = `http://${authority}:${port}${issuerPath}`;
+
+  const provider = new Provider(issuer, {
+    clients: options.clients.map((c) => ({
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      redirect_uris: c.redirectUris,
+      post_logout_redirect_uris: c.postLogoutRedirectUris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'RS256',
+    })),
+    // Our own signing key, so oidc-provider does not fall back to its published dev key.
+    jwks: { keys: [signingKey()] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    claims: CLAIMS_BY_SCOPE,
+    findAccount: (_ctx: unknown, sub: string): OidcAccount | undefined => {
+      const user = sub === 'admin' || sub === 'user' ? DEMO_USERS[sub] : undefined;
+      if (!user) return undefined;
+      return {
+        accountId: user.login,
+        claims: () => ({
+          sub: user.login,
+          name: user.name,
+          preferred_username: user.login,
+          email: user.email,
+          email_verified: true,
+          roles: [...user.roles],
+          permissions: [...user.permissions],
+        }),
+      };
+    },
+    // Refresh tokens for every client allowed the grant, without requiring offline_access.
+    issueRefreshToken: (_ctx: unknown, client: ProviderClient) => client.grantTypeAllowed('refresh_token'),
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      userinfo: { enabled: true },
+    },
+    ttl: {
+      AccessToken: options.accessTokenTtlSeconds ?? 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: 24 * 3600,
+      Interaction: 3600,
+      Session: 24 * 3600,
+      Grant: 24 * 3600,
+    },
+  });
+  handle = provider.callback();
+
+  return {
+    issuer,
+    users: DEMO_USERS,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A fresh RS256 key for this process (2048 bits: openid-client refuses smaller RSA keys). */
+function signingKey(): Record<string, unknown> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' };
+}
+
+async function main(): Promise<void> {
+  const appOrigin = (process.env['DEMO_APP_ORIGIN'] ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const clientId = process.env['DEMO_CLIENT_ID'] ?? 'gatehouse-demo';
+  const clientSecret = process.env['DEMO_CLIENT_SECRET'] ?? randomBytes(24).toString('base64url');
+  const idp = await startDemoIdentityProvider({
+    port: Number(process.env['DEMO_IDP_PORT'] ?? 4010),
+    host: process.env['DEMO_IDP_HOST'] ?? '127.0.0.1',
+    clients: [{ clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] }],
+  });
+  console.log(`Demo identity provider (development only) at ${idp.issuer}
+Sign in as "admin" (Ada Admin: Administrator, application.manage) or "user" (Uma User), any password.
+Gatehouse settings (this client secret is a throw-away demo value):
+  ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled=true
+  ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority=${idp.issuer}
+  ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId=${clientId}
+  ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret=${clientSecret}`);
+  const stop = () => void idp.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

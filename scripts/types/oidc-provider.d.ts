@@ -1,0 +1,23 @@
+// oidc-provider ships no type declarations and @types/oidc-provider is not installed:
+// the few members the demo identity provider uses, typed loosely on purpose.
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export interface OidcAccount {
+    accountId: string;
+    claims(use: string, scope: string, claims: unknown, rejected: string[]): Promise<Record<string, unknown>> | Record<string, unknown>;
+  }
+
+  export interface ProviderClient {
+    grantTypeAllowed(grantType: string): boolean;
+  }
+
+  export type ProviderConfiguration = Record<string, unknown>;
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: ProviderConfiguration);
+    readonly issuer: string;
+    callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+}

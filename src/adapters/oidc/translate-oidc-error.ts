@@ -1,0 +1,124 @@
+import { AuthorizationResponseError, ResponseBodyError, WWWAuthenticateChallengeError } from 'openid-client';
+import { GatehouseError } from '../../domain/errors.js';
+
+/** Which call failed: the same library error means different things at different steps. */
+export type OidcStage = 'discovery' | 'callback' | 'userinfo' | 'refresh';
+
+/**
+ * What may be logged of a library error: names and codes along its cause chain, and the
+ * OAuth `error` code of an error response. Never the error object itself: openid-client
+ * keeps the authorization code, the token response body and the ID token claims in
+ * `cause` and in extra properties.
+ */
+export interface LibraryErrorSummary {
+  name: string;
+  code?: string;
+  oauthError?: string;
+  causes: Array<{ name: string; code?: string }>;
+}
+
+const TIMEOUT_CODES = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/** ID token checks of oauth4webapi (OIDC Core 3.1.3.7): iss, aud, azp, nonce, exp, iat, signature, key selection. */
+const ID_TOKEN_CODES = new Set(['OAUTH_JWT_CLAIM_COMPARISON_FAILED', 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED', 'OAUTH_KEY_SELECTION_FAILED']);
+
+/**
+ * The one place where openid-client (and oauth4webapi) errors become Gatehouse codes.
+ * Anything not recognized fails closed with the stage's default code.
+ */
+export function translateOidcError(err: unknown, stage: OidcStage): GatehouseError {
+  if (err instanceof GatehouseError) return err;
+  const chain = causeChain(err);
+
+  if (chain.some((link) => link.name === 'TimeoutError' || link.name === 'AbortError' || TIMEOUT_CODES.has(link.code ?? ''))) {
+    return new GatehouseError('idp.timeout', 'The identity provider did not answer in time.', { safe: true, cause: summaryError(err) });
+  }
+  if (chain.some((link) => (link.name === 'TypeError' && link.message === 'fetch failed') || NETWORK_CODES.has(link.code ?? ''))) {
+    return unreachable(err);
+  }
+  // Unusable metadata (issuer mismatch, plain http refused, not JSON) is an outage for this service.
+  if (stage === 'discovery') return unreachable(err);
+
+  if (err instanceof AuthorizationResponseError) return providerError(err.error);
+  if (stage === 'userinfo') {
+    // Includes a userinfo `sub` that differs from the ID token's (OIDC Core 5.3.2).
+    return new GatehouseError('idp.userinfo_failed', 'The identity provider did not return the user information.', { cause: summaryError(err) });
+  }
+  if (err instanceof ResponseBodyError) {
+    return tokenExchangeFailed(err, oauthErrorCode(err.error));
+  }
+  if (err instanceof WWWAuthenticateChallengeError) {
+    return tokenExchangeFailed(err, 'invalid_client');
+  }
+
+  const code = chain[0]?.code;
+  const detail = chain.map((link) => link.message).join(' / ');
+  if (ID_TOKEN_CODES.has(code ?? '') || /\bJW[TS]\b|ID Token|"id_token"/.test(detail)) {
+    return new GatehouseError('idp.id_token_invalid', 'The identity provider returned an ID token that failed validation.', { cause: summaryError(err) });
+  }
+  if (/"state"/.test(detail)) {
+    return new GatehouseError('idp.state_mismatch', 'The sign-in response does not belong to this sign-in.', { safe: true, cause: summaryError(err) });
+  }
+  if (/"iss"/.test(detail)) {
+    // RFC 9207: the authorization response names another issuer (mix-up attack).
+    return new GatehouseError('idp.issuer_mismatch', 'The sign-in response comes from another identity provider.', { safe: true, cause: summaryError(err) });
+  }
+  return tokenExchangeFailed(err, 'invalid_response');
+}
+
+/**
+ * An authorization error response (RFC 6749 4.1.2.1, e.g. `access_denied`): the OAuth
+ * error code is named, the free-text error_description is not echoed.
+ */
+export function providerError(oauthError: unknown): GatehouseError {
+  return new GatehouseError('idp.provider_error', `The identity provider refused the sign-in (${oauthErrorCode(oauthError)}).`, { safe: true });
+}
+
+export function summarizeLibraryError(err: unknown): LibraryErrorSummary {
+  const [head, ...causes] = causeChain(err);
+  const summary: LibraryErrorSummary = {
+    name: head?.name ?? 'unknown',
+    causes: causes.map(({ name, code }) => (code === undefined ? { name } : { name, code })),
+  };
+  if (head?.code !== undefined) summary.code = head.code;
+  if (err instanceof ResponseBodyError || err instanceof AuthorizationResponseError) summary.oauthError = oauthErrorCode(err.error);
+  return summary;
+}
+
+/** RFC 6749 5.2 error codes are short ASCII words; anything else is not echoed. */
+function oauthErrorCode(value: unknown): string {
+  return typeof value === 'string' && /^[a-z0-9_.-]{1,64}$/i.test(value) ? value : 'unrecognized_error';
+}
+
+function unreachable(err: unknown): GatehouseError {
+  return new GatehouseError('idp.unreachable', 'The identity provider could not be reached.', { safe: true, cause: summaryError(err) });
+}
+
+function tokenExchangeFailed(err: unknown, oauthError: string): GatehouseError {
+  return new GatehouseError('idp.token_exchange_failed', `The identity provider did not issue tokens (${oauthError}).`, { cause: summaryError(err) });
+}
+
+/** A cause safe to keep on the GatehouseError: names and codes, nothing the library carried. */
+function summaryError(err: unknown): Error {
+  const { name, code } = summarizeLibraryError(err);
+  return Object.assign(new Error(code === undefined ? name : `${name} ${code}`), { name: 'OidcLibraryError', code });
+}
+
+interface ChainLink {
+  name: string;
+  code?: string;
+  message: string;
+}
+
+/** name, code and message of the error and its Error causes (messages are read to classify, never kept). */
+function causeChain(err: unknown): ChainLink[] {
+  const links: ChainLink[] = [];
+  let current: unknown = err;
+  // Only Error causes are followed: the library's other causes are response bodies, claims and keys.
+  while (links.length < 6 && current instanceof Error) {
+    const code = 'code' in current && typeof current.code === 'string' ? current.code : undefined;
+    links.push(code === undefined ? { name: current.name, message: current.message } : { name: current.name, code, message: current.message });
+    current = current.cause;
+  }
+  return links;
+}

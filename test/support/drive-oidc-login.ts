@@ -1,0 +1,115 @@
+/**
+ * Plays the browser through oidc-provider's dev login over plain HTTP: follows redirects
+ * by hand, keeps cookies, posts the login form (any password) and the consent form, and
+ * stops at the redirect back to the client, without following it.
+ */
+
+/**
+ * Cookies per origin (scheme, host and port). Simpler than a browser, which ignores the
+ * port: enough for loopback tests, and it keeps the provider's and the app's cookies apart.
+ */
+export class CookieJar {
+  readonly #byOrigin = new Map<string, Map<string, string>>();
+
+  /** Stores the Set-Cookie headers of a response to `url`; expired or emptied cookies are removed. */
+  store(url: string | URL, response: Response): void {
+    const origin = new URL(url).origin;
+    const cookies = this.#byOrigin.get(origin) ?? new Map<string, string>();
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = header.split(';');
+      const separator = pair.indexOf('=');
+      if (separator <= 0) continue;
+      const name = pair.slice(0, separator).trim();
+      const value = pair.slice(separator + 1).trim();
+      if (value === '' || attributes.some(isExpiry)) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    this.#byOrigin.set(origin, cookies);
+  }
+
+  /** The Cookie header to send to `url`, or undefined when there is none. */
+  header(url: string | URL): string | undefined {
+    const cookies = this.#byOrigin.get(new URL(url).origin);
+    if (!cookies || cookies.size === 0) return undefined;
+    return [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  /** Sends a request with this jar's cookies and stores the ones it gets back (redirects are not followed). */
+  async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    const cookie = this.header(url);
+    if (cookie !== undefined) headers.set('cookie', cookie);
+    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    this.store(url, response);
+    return response;
+  }
+}
+
+export interface DriveOidcLoginOptions {
+  /** Where the client expects the response; default: the redirect_uri parameter of the authorization URL. */
+  redirectUri?: string;
+  /** Cancel at the consent page instead of accepting (the provider answers error=access_denied). */
+  deny?: boolean;
+}
+
+/**
+ * Drives the authorization request to its answer: returns the callback URL (with `code`
+ * and `state`, or `error`) that the provider redirects the browser to.
+ */
+export async function driveOidcLogin(
+  authorizationUrl: string,
+  login: 'admin' | 'user',
+  cookieJar: CookieJar = new CookieJar(),
+  options: DriveOidcLoginOptions = {},
+): Promise<URL> {
+  const redirectUri = options.redirectUri ?? new URL(authorizationUrl).searchParams.get('redirect_uri');
+  if (!redirectUri) throw new Error('driveOidcLogin: no redirect_uri in the authorization URL and none given');
+
+  let url = authorizationUrl;
+  let response = await cookieJar.fetch(url);
+  for (let step = 0; step < 20; step += 1) {
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (!location) throw new Error(`driveOidcLogin: ${response.status} without Location at ${url}`);
+      url = new URL(location, url).href;
+      if (url.startsWith(redirectUri)) return new URL(url);
+      response = await cookieJar.fetch(url);
+      continue;
+    }
+    const page = await response.text();
+    const form = /<form[^>]*action="([^"]+)"[^>]*>\s*<input type="hidden" name="prompt" value="(login|consent)"/.exec(page);
+    if (response.status !== 200 || !form) {
+      throw new Error(`driveOidcLogin: unexpected ${response.status} page at ${url}: ${page.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+    }
+    const [, action = '', prompt] = form;
+    if (prompt === 'consent' && options.deny) {
+      const abort = /<a href="([^"]+\/abort)"/.exec(page);
+      if (!abort?.[1]) throw new Error('driveOidcLogin: no cancel link on the consent page');
+      url = new URL(unescapeHtml(abort[1]), url).href;
+      response = await cookieJar.fetch(url);
+      continue;
+    }
+    const body = prompt === 'login' ? new URLSearchParams({ prompt: 'login', login, password: 'any password' }) : new URLSearchParams({ prompt: 'consent' });
+    url = new URL(unescapeHtml(action), url).href;
+    response = await cookieJar.fetch(url, { method: 'POST', body });
+  }
+  throw new Error('driveOidcLogin: too many steps');
+}
+
+function isExpiry(attribute: string): boolean {
+  const [name = '', value = ''] = attribute.split('=').map((part) => part.trim());
+  if (/^max-age$/i.test(name)) return Number(value) <= 0;
+  if (/^expires$/i.test(name)) return Date.parse(value) <= Date.now();
+  return false;
+}
+
+function unescapeHtml(value: string): string {
+  return value
+    .replace(/&#x2F;/gi, '/')
+    .replace(/&#39;|&#x27;/gi, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
