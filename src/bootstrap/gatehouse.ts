@@ -9,6 +9,7 @@ import { GovernanceToken, type Governance } from '../application/ports/governanc
 import type { HealthCheck } from '../application/ports/health-check.js';
 import type { IdentityProvider } from '../application/ports/identity-provider.js';
 import type { Logger } from '../application/ports/logger.js';
+import type { SessionStore } from '../application/ports/session-store.js';
 import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
@@ -58,6 +59,8 @@ export interface Gatehouse {
   logger: Logger;
   endpoints: readonly Endpoint[];
   identityProviders: readonly IdentityProvider[];
+  /** The server-side store of sessions and sign-in flows (operators' scripts and tests write sessions through it). */
+  sessionStore: SessionStore;
   warnings: SettingsProblem[];
   /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
   listenOn: { port: number; host: string };
@@ -152,6 +155,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     logger,
     endpoints,
     identityProviders,
+    sessionStore: sessionStore.store,
     warnings: problems,
     listenOn: configuration.listen,
     listen: async (port, host) => {
