@@ -106,7 +106,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       providers: identityProviders.map((p) => p.info),
       authenticationEnabled: settings.Authentication.Enabled,
       signOut: container.resolve(SignOut),
-      publicOrigin: publicOrigin.value,
+      // Forms must come from the configured origin; without one (development), from the request's own.
+      publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
     }),
     ...externalRoutes({ beginSignIn: container.resolve(BeginSignIn) }),
     ...homeRoutes({ policies }),

@@ -12,6 +12,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'idp.unreachable': 503,
   'idp.timeout': 503,
   'idp.token_exchange_failed': 502,
+  'idp.userinfo_failed': 502,
   'session.store_unavailable': 503,
 };
 

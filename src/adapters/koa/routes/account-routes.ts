@@ -13,7 +13,7 @@ export interface AccountRouteDeps {
   providers: readonly IdentityProviderInfo[];
   authenticationEnabled: boolean;
   signOut: SignOut;
-  /** The origin forms must come from (Hosting:PublicOrigin). */
+  /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
 }
 
@@ -44,7 +44,8 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
       handler: async (ctx) => {
         const session = sessionOf(ctx);
         const form = await readForm(ctx);
-        verifyAntiForgery(ctx, deps.publicOrigin || ctx.origin, session.csrf, singleField(form, '_csrf'));
+        // Not ctx.origin: Koa 3 answers it from the Origin header itself when one is sent.
+        verifyAntiForgery(ctx, deps.publicOrigin || `${ctx.protocol}://${ctx.host}`, session.csrf, singleField(form, '_csrf'));
         const { redirectUrl } = await deps.signOut.execute({ principal: ctx.state.principal as Principal, tokens: readTokens(session.tokens) });
         ctx.session = null; // destroys the server-side record and clears the cookie
         ctx.set('Cache-Control', 'no-store');

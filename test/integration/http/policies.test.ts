@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { adminClaims, plainClaims, signIn } from '../../support/sign-in.js';
+import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+
+async function get(running: RunningGatehouse, path: string, cookie: string, accept = 'application/json') {
+  return fetch(running.url + path, { headers: { cookie, accept }, redirect: 'manual' });
+}
+
+describe('named policies through HTTP', () => {
+  describe('with the default claim types', () => {
+    let running: RunningGatehouse;
+    before(async () => (running = await startGatehouse()));
+    after(() => running.close());
+
+    const cases: Array<[string, 'admin' | 'plain', number]> = [
+      ['/api/app-info', 'admin', 200],
+      ['/api/app-info', 'plain', 200],
+      ['/api/app-info/admin', 'admin', 200],
+      ['/api/app-info/admin', 'plain', 403],
+      ['/api/app-info/manage', 'admin', 200],
+      ['/api/app-info/manage', 'plain', 403],
+    ];
+    for (const [path, who, status] of cases) {
+      it(`${path} as the ${who} user answers ${status}`, async () => {
+        const { cookie } = await signIn(running.gatehouse, who === 'admin' ? adminClaims : plainClaims);
+        const response = await get(running, path, cookie);
+        expect(response.status).to.equal(status);
+        if (status === 403) expect(await response.json()).to.include({ status: 403, code: 'auth.forbidden' });
+      });
+    }
+
+    it('sends a signed-in browser that is not allowed to the access-denied page, which never loops', async () => {
+      const { cookie } = await signIn(running.gatehouse, plainClaims);
+      const response = await get(running, '/api/app-info/admin', cookie, 'text/html');
+      expect(response.status).to.equal(403); // /api/ paths never redirect, even for browsers
+      const denied = await fetch(`${running.url}/Account/AccessDenied`, { headers: { cookie }, redirect: 'manual' });
+      expect(denied.status).to.equal(403);
+      expect(denied.headers.get('location')).to.equal(null);
+      expect(await denied.text()).to.contain('Access denied');
+    });
+
+    it('returns app information as JSON', async () => {
+      const { cookie } = await signIn(running.gatehouse, plainClaims);
+      const body = (await (await get(running, '/api/app-info', cookie)).json()) as Record<string, unknown>;
+      expect(body).to.include({ name: 'gatehouse', environment: 'test' });
+      expect(body.uptimeSeconds).to.be.a('number');
+    });
+
+    it('shows the starter page with the name, normalized claims, satisfied policies and a logout form', async () => {
+      const { cookie, csrf } = await signIn(running.gatehouse, adminClaims);
+      const html = await (await get(running, '/', cookie, 'text/html')).text();
+      expect(html).to.contain('Welcome, Ada Admin');
+      expect(html).to.contain('<code>application:role</code></td><td>Administrator');
+      expect(html).to.contain('<span class="tag" title="satisfied">application.Role.Administrator</span>');
+      expect(html).to.contain(`name="_csrf" value="${csrf}"`);
+      const plain = await signIn(running.gatehouse, plainClaims);
+      const plainHtml = await (await get(running, '/', plain.cookie, 'text/html')).text();
+      expect(plainHtml).to.contain('<span class="tag off" title="not satisfied">application.Role.Administrator</span>');
+    });
+  });
+
+  describe('with custom claim types and several administrator roles', () => {
+    let running: RunningGatehouse;
+    before(async () => {
+      running = await startGatehouse({
+        ProjectTemplate__Authorization__RoleClaimType: 'roles',
+        ProjectTemplate__Authorization__PermissionClaimType: 'scp',
+        ProjectTemplate__Authorization__AdministratorRoles__0: 'Owner',
+        ProjectTemplate__Authorization__AdministratorRoles__1: 'SuperUser',
+        ProjectTemplate__Authorization__ManageApplicationPermissions__0: 'app.write',
+      });
+    });
+    after(() => running.close());
+
+    const cases: Array<[string, Array<[string, string]>, number]> = [
+      ['/api/app-info/admin', [['roles', 'SuperUser']], 200],
+      ['/api/app-info/admin', [['roles', 'Owner']], 200],
+      ['/api/app-info/admin', [['application:role', 'Administrator']], 403],
+      ['/api/app-info/admin', [['roles', 'owner']], 403],
+      ['/api/app-info/manage', [['scp', 'app.write']], 200],
+      ['/api/app-info/manage', [['application:permission', 'application.manage']], 403],
+    ];
+    for (const [path, claims, status] of cases) {
+      it(`${path} with ${JSON.stringify(claims)} answers ${status}`, async () => {
+        const { cookie } = await signIn(running.gatehouse, [['application:subject', 's'], ...claims]);
+        expect((await get(running, path, cookie)).status).to.equal(status);
+      });
+    }
+  });
+});
