@@ -58,7 +58,7 @@ export class CompleteSignIn {
       }
       throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
     }
-    if (flow.binding !== input.sessionBinding) {
+    if (input.sessionBinding === '' || flow.binding !== input.sessionBinding) {
       throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
     }
     if (this.clock.now() - flow.createdAt > FLOW_LIFETIME_MS) throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');

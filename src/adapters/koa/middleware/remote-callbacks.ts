@@ -4,8 +4,7 @@ import type { Clock } from '../../../application/ports/clock.js';
 import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
 import type { CompleteSignIn } from '../../../application/use-cases/complete-sign-in.js';
 import { newAntiForgeryToken } from '../anti-forgery.js';
-import { readPendingFlows, sessionOf, sessionTokenOf } from '../session/session-state.js';
-import { sessionBinding } from '../session/session-token.js';
+import { readPendingFlows, sessionOf } from '../session/session-state.js';
 
 /**
  * The remote authentication handlers: requests to a provider's callback path are owned
@@ -29,7 +28,7 @@ export function remoteCallbacks(deps: { providers: readonly IdentityProviderInfo
       const result = await deps.completeSignIn.execute({
         provider: provider.key,
         callbackUrl: new URL(ctx.originalUrl, deps.publicOrigin),
-        sessionBinding: sessionBinding(sessionTokenOf(ctx)),
+        sessionBinding: !session.isNew && typeof session.flowBinding === 'string' ? session.flowBinding : '',
         pendingFlows,
       });
       const now = deps.clock.now();

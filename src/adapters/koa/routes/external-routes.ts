@@ -2,8 +2,8 @@ import type { BeginSignIn } from '../../../application/use-cases/begin-sign-in.j
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
 import type { Endpoint } from '../endpoint.js';
 import { singleQuery } from '../query.js';
-import { readPendingFlows, sessionOf, sessionTokenOf } from '../session/session-state.js';
-import { sessionBinding } from '../session/session-token.js';
+import { newAntiForgeryToken } from '../anti-forgery.js';
+import { readPendingFlows, sessionOf } from '../session/session-state.js';
 
 /**
  * `GET /External/Challenge?provider=<Scheme>&returnUrl=<local URL>`: starts the external
@@ -21,10 +21,13 @@ export function externalRoutes(deps: { beginSignIn: BeginSignIn }): Endpoint[] {
         const scheme = singleQuery(ctx, 'provider');
         const returnUrl = singleQuery(ctx, 'returnUrl');
         const session = sessionOf(ctx);
+        // A random value kept in the session, not the session id: the id changes at every
+        // sign-in, and a second tab's pending flow must survive the first tab's sign-in.
+        session.flowBinding ??= newAntiForgeryToken();
         const result = await deps.beginSignIn.execute({
           scheme,
           returnUrl,
-          sessionBinding: sessionBinding(sessionTokenOf(ctx)),
+          sessionBinding: session.flowBinding,
           pendingFlows: readPendingFlows(session.pendingFlows),
         });
         session.pendingFlows = result.pendingFlows;

@@ -13,6 +13,8 @@ export interface SessionFields {
   csrf?: string;
   createdAt?: number;
   lastSeenAt?: number;
+  /** Random value binding sign-in flows to this browser; survives the id change at sign-in. */
+  flowBinding?: string;
   /** Store keys of this browser's pending sign-in flows, oldest first. */
   pendingFlows?: string[];
 }

@@ -1,0 +1,65 @@
+/**
+ * `npm run demo`: a newcomer's first minute. Starts a real OpenID provider (oidc-provider,
+ * a devDependency) on loopback with two demo users, then Gatehouse configured against it.
+ * Development only: it refuses NODE_ENV=production, and nothing in src/ imports it.
+ */
+import { randomBytes } from 'node:crypto';
+import { createGatehouse } from '../src/bootstrap/gatehouse.js';
+import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
+import { startDemoIdentityProvider } from './demo-identity-provider.js';
+
+if ((process.env.NODE_ENV ?? 'development') === 'production') {
+  console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
+  process.exit(1);
+}
+
+const port = Number(process.env.PORT ?? 3000);
+const appOrigin = `http://127.0.0.1:${port}`;
+const clientId = 'gatehouse-demo';
+const clientSecret = randomBytes(24).toString('base64url');
+
+const idp = await startDemoIdentityProvider({
+  port: Number(process.env.DEMO_IDP_PORT ?? 0),
+  clients: [{ clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] }],
+});
+
+let gatehouse;
+try {
+  gatehouse = createGatehouse({
+    env: {
+      NODE_ENV: 'development',
+      ...process.env,
+      ProjectTemplate__Hosting__PublicOrigin: appOrigin,
+      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__DisplayName: 'the demo identity provider',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: idp.issuer,
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: clientId,
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: clientSecret,
+    },
+  });
+} catch (error) {
+  if (error instanceof StartupError) console.error(error.problems.map(formatProblem).join('\n'));
+  await idp.close();
+  throw error;
+}
+await gatehouse.listen(port, '127.0.0.1');
+
+console.log(`
+  Gatehouse demo is running.
+
+    Open ${appOrigin}/ and sign in with "the demo identity provider":
+      admin  (Ada Admin: Administrator role, application.manage permission)
+      user   (Uma User: no roles)
+    Any password is accepted. The provider runs at ${idp.issuer}.
+
+  Ctrl+C stops both.
+`);
+
+const stop = async () => {
+  await gatehouse.shutdown();
+  await idp.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
