@@ -48,16 +48,17 @@ export class CompleteSignIn {
     const state = states[0];
     const key = state ? flowKey(state) : undefined;
     const pendingFlows = input.pendingFlows.filter((k) => k !== key);
-    const record = key ? await this.store.take(key) : undefined;
-    const flow = record ? readFlow(record) : undefined;
-
-    if (!flow) {
-      if (key && input.pendingFlows.includes(key)) throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');
+    // Only a flow this browser started is taken: a callback replayed in another browser
+    // must neither sign it in nor spend the rightful browser's flow.
+    if (!key || !input.pendingFlows.includes(key)) {
       if (input.pendingFlows.length === 0) {
         throw refuse('idp.flow_missing', 'No sign-in is in progress in this browser: it may have been completed already, or cookies are blocked.');
       }
       throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
     }
+    const record = await this.store.take(key);
+    const flow = record ? readFlow(record) : undefined;
+    if (!flow) throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');
     if (input.sessionBinding === '' || flow.binding !== input.sessionBinding) {
       throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
     }

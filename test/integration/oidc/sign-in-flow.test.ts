@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
+import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
+import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, storedSession, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+
+describe('OpenID Connect sign-in through the app (real oidc-provider)', function () {
+  this.timeout(20_000);
+  let idp: DemoIdentityProvider;
+  let app: OidcApp;
+
+  before(async () => {
+    const port = await freePort();
+    idp = await startIdentityProvider([`http://127.0.0.1:${port}`]);
+    app = await startOidcApp(idp.issuer, port);
+  });
+  after(async () => {
+    await app.close();
+    await idp.close();
+  });
+
+  it('lists the provider on the login page with a challenge link carrying the return URL', async () => {
+    const html = await (await fetch(`${app.url}/Account/Login?returnUrl=%2Fapi%2Fapp-info`)).text();
+    expect(html).to.contain('href="/External/Challenge?provider=OpenIdConnect&amp;returnUrl=%2Fapi%2Fapp-info"');
+    expect(html).to.contain('Sign in with OpenID Connect');
+  });
+
+  it('signs the admin in: new session id, normalized claims, tokens kept server-side only, back to the return URL', async () => {
+    const browser = new TestBrowser();
+    const callback = await browser.startSignIn(app.url, 'admin', '/api/app-info?x=1');
+    const tokenBefore = browser.sessionToken(app.url);
+    expect(tokenBefore).to.have.length(43);
+
+    const response = await browser.get(callback.href);
+    expect(response.status).to.equal(302);
+    expect(response.headers.get('location')).to.equal('/api/app-info?x=1');
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    expect(setCookie).to.match(/httponly/i).and.match(/samesite=lax/i);
+    const tokenAfter = browser.sessionToken(app.url);
+    expect(tokenAfter).to.have.length(43).and.not.equal(tokenBefore);
+    // The pre-sign-in session is gone: no fixation.
+    expect(await app.gatehouse.sessionStore.get(sessionStoreKey(tokenBefore ?? ''))).to.equal(undefined);
+
+    const home = await (await browser.get(`${app.url}/`)).text();
+    expect(home).to.contain('Welcome, Ada Admin');
+    expect(home).to.contain('<code>application:email</code></td><td>ada@example.test');
+    expect(home).to.contain('<code>application:role</code></td><td>Administrator');
+    expect(home).to.contain('<code>application:permission</code></td><td>application.manage');
+
+    const session = (await storedSession(app, browser)) as { tokens?: { accessToken?: string; idToken?: string; refreshToken?: string } };
+    expect(session.tokens?.accessToken).to.be.a('string');
+    expect(session.tokens?.idToken).to.be.a('string');
+    expect(setCookie + home).not.to.contain(session.tokens?.accessToken ?? 'missing');
+
+    expect((await browser.get(`${app.url}/api/app-info/admin`)).status).to.equal(200);
+    expect((await browser.get(`${app.url}/api/app-info/manage`)).status).to.equal(200);
+  });
+
+  it('signs the plain user in, who is refused the admin API', async () => {
+    const browser = new TestBrowser();
+    await browser.signIn(app.url, 'user');
+    expect(await (await browser.get(`${app.url}/`)).text()).to.contain('Welcome, Uma User');
+    expect((await browser.get(`${app.url}/api/app-info/admin`)).status).to.equal(403);
+    const page = await browser.get(`${app.url}/api/app-info`, { accept: 'text/html' });
+    expect(page.status).to.equal(200);
+  });
+
+  it('lets two tabs of one browser sign in, in either order', async () => {
+    const browser = new TestBrowser();
+    const first = await browser.startSignIn(app.url, 'admin', '/first');
+    const second = await browser.startSignIn(app.url, 'admin', '/second');
+    expect((await browser.get(second.href)).headers.get('location')).to.equal('/second');
+    expect((await browser.get(first.href)).headers.get('location')).to.equal('/first');
+  });
+
+  it('refreshes an expired access token with the refresh token, once for concurrent requests', async () => {
+    const browser = new TestBrowser();
+    await browser.signIn(app.url, 'admin');
+    const key = sessionStoreKey(browser.sessionToken(app.url) ?? '');
+    const record = (await app.gatehouse.sessionStore.get(key)) as Record<string, unknown> & { tokens: { accessToken: string; refreshToken: string; expiresAt: number } };
+    expect(record.tokens.refreshToken).to.be.a('string');
+    await app.gatehouse.sessionStore.set(key, { ...record, tokens: { ...record.tokens, expiresAt: Date.now() - 1000 } }, 60_000);
+
+    const responses = await Promise.all([1, 2, 3, 4].map(() => browser.get(`${app.url}/api/app-info`)));
+    expect(responses.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+    const refreshed = (await app.gatehouse.sessionStore.get(key)) as typeof record;
+    expect(refreshed.tokens.accessToken).not.to.equal(record.tokens.accessToken);
+    expect(refreshed.tokens.expiresAt).to.be.greaterThan(Date.now());
+    expect(app.logs.join('\n')).not.to.contain('token refresh refused');
+  });
+
+  it('logs out at the provider too (RP-initiated logout), and the old cookie is anonymous', async () => {
+    const browser = new TestBrowser();
+    await browser.signIn(app.url, 'admin');
+    const oldCookie = browser.jar.header(app.url) ?? '';
+    const home = await (await browser.get(`${app.url}/`)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1] ?? '';
+    const response = await browser.post(`${app.url}/Account/Logout`, { _csrf: csrf }, { origin: app.url });
+    expect(response.status).to.equal(302);
+    const location = new URL(response.headers.get('location') ?? '');
+    expect(location.origin).to.equal(new URL(idp.issuer).origin);
+    expect(location.searchParams.get('id_token_hint')).to.be.a('string');
+    expect(location.searchParams.get('post_logout_redirect_uri')).to.equal(`${app.url}/`);
+    const replay = await fetch(`${app.url}/`, { headers: { cookie: oldCookie }, redirect: 'manual' });
+    expect(replay.status).to.equal(302);
+    expect(replay.headers.get('location')).to.match(/^\/Account\/Login/);
+  });
+
+  describe('refused callbacks: error page, no session, nothing secret logged', () => {
+    const expectRefused = async (response: Response, code: string) => {
+      expect(response.status).to.equal(400);
+      expect(response.headers.get('cache-control')).to.equal('no-store');
+      expect(await response.text()).to.contain(`<code>${code}</code>`);
+    };
+
+    it('a callback in a browser that started no sign-in: idp.flow_missing, and no session is created', async () => {
+      const callback = await new TestBrowser().startSignIn(app.url, 'admin');
+      const stranger = new TestBrowser();
+      const response = await stranger.get(callback.href);
+      await expectRefused(response, 'idp.flow_missing');
+      expect(response.headers.get('set-cookie')).to.equal(null);
+    });
+
+    it('a callback whose state was tampered with: idp.state_mismatch', async () => {
+      const browser = new TestBrowser();
+      const callback = await browser.startSignIn(app.url, 'admin');
+      callback.searchParams.set('state', 'forged-state');
+      await expectRefused(await browser.get(callback.href), 'idp.state_mismatch');
+    });
+
+    it('a replayed callback: refused, the flow was single-use', async () => {
+      const browser = new TestBrowser();
+      const callback = await browser.startSignIn(app.url, 'admin');
+      expect((await browser.get(callback.href)).status).to.equal(302);
+      await expectRefused(await browser.get(callback.href), 'idp.flow_missing');
+    });
+
+    it('a callback delivered to another browser that has its own pending sign-in: idp.state_mismatch', async () => {
+      const victim = new TestBrowser();
+      const attacker = new TestBrowser();
+      await victim.startSignIn(app.url, 'user');
+      const attackerCallback = await attacker.startSignIn(app.url, 'admin');
+      await expectRefused(await victim.get(attackerCallback.href), 'idp.state_mismatch');
+    });
+
+    it('the provider refused (access_denied): idp.provider_error', async () => {
+      const browser = new TestBrowser();
+      const callback = await browser.startSignIn(app.url, 'admin', '/', true);
+      expect(callback.searchParams.get('error')).to.equal('access_denied');
+      const response = await browser.get(callback.href);
+      await expectRefused(response, 'idp.provider_error');
+      expect(browser.sessionToken(app.url)).to.be.a('string');
+      expect((await browser.get(`${app.url}/`)).status).to.equal(302);
+    });
+
+    it('never logs the client secret, the authorization code, the state or a token', async () => {
+      const browser = new TestBrowser();
+      const callback = await browser.startSignIn(app.url, 'admin');
+      await browser.get(callback.href);
+      const session = (await storedSession(app, browser)) as { tokens: { accessToken: string; idToken: string } };
+      const logs = app.logs.join('\n');
+      for (const secret of [CLIENT_SECRET, callback.searchParams.get('code') ?? 'x', callback.searchParams.get('state') ?? 'x', session.tokens.accessToken, session.tokens.idToken]) {
+        expect(logs).not.to.contain(secret);
+      }
+      expect(logs).to.contain('/signin-oidc?code=[REDACTED]');
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
+import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
+import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
+import { CookieJar, driveOidcLogin } from './drive-oidc-login.js';
+import { freePort } from './free-port.js';
+
+export const CLIENT_SECRET = 'SENTINEL-oidc-client-secret-5d1e';
+
+export interface OidcApp {
+  url: string;
+  gatehouse: Gatehouse;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A real OpenID provider (oidc-provider) with a client for each of the given app origins. */
+export async function startIdentityProvider(appOrigins: string[]): Promise<DemoIdentityProvider> {
+  return startDemoIdentityProvider({
+    clients: [
+      {
+        clientId: 'gatehouse-test',
+        clientSecret: CLIENT_SECRET,
+        redirectUris: appOrigins.map((origin) => `${origin}/signin-oidc`),
+        postLogoutRedirectUris: appOrigins.map((origin) => `${origin}/`),
+      },
+    ],
+  });
+}
+
+/** Gatehouse configured against `issuer`, listening at `port` (its PublicOrigin). */
+export async function startOidcApp(issuer: string, port: number, env: Record<string, string> = {}): Promise<OidcApp> {
+  const url = `http://127.0.0.1:${port}`;
+  const logs: string[] = [];
+  const gatehouse = createGatehouse({
+    env: {
+      NODE_ENV: 'test',
+      ProjectTemplate__Logging__Level: 'debug',
+      ProjectTemplate__Hosting__PublicOrigin: url,
+      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: issuer,
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: 'gatehouse-test',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: CLIENT_SECRET,
+      ...env,
+    },
+    logDestination: { write: (line: string) => void logs.push(line) },
+  });
+  await gatehouse.listen(port, '127.0.0.1');
+  return { url, gatehouse, logs, close: () => gatehouse.shutdown() };
+}
+
+export { freePort };
+
+/** A browser: one cookie jar, redirects followed by hand. */
+export class TestBrowser {
+  readonly jar = new CookieJar();
+
+  get(url: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.jar.fetch(url, { headers });
+  }
+
+  post(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    return this.jar.fetch(url, { method: 'POST', body: new URLSearchParams(form), headers });
+  }
+
+  /** The session cookie's token at `origin`, if any. */
+  sessionToken(origin: string): string | undefined {
+    return /gatehouse\.sid=([^;]+)/.exec(this.jar.header(origin) ?? '')?.[1];
+  }
+
+  /** Starts a challenge at the app and signs `login` in at the provider; returns the callback URL (not yet delivered). */
+  async startSignIn(appUrl: string, login: 'admin' | 'user', returnUrl = '/', deny = false): Promise<URL> {
+    const challenge = await this.get(`${appUrl}/External/Challenge?provider=OpenIdConnect&returnUrl=${encodeURIComponent(returnUrl)}`);
+    const location = challenge.headers.get('location');
+    if (challenge.status !== 302 || !location) throw new Error(`challenge answered ${challenge.status}`);
+    return driveOidcLogin(location, login, this.jar, { deny });
+  }
+
+  /** A complete sign-in; returns the callback response. */
+  async signIn(appUrl: string, login: 'admin' | 'user', returnUrl = '/'): Promise<Response> {
+    const callback = await this.startSignIn(appUrl, login, returnUrl);
+    return this.get(callback.href);
+  }
+}
+
+/** The server-side session record of a browser, read through the store port. */
+export async function storedSession(app: OidcApp, browser: TestBrowser) {
+  const token = browser.sessionToken(app.url);
+  return token ? app.gatehouse.sessionStore.get(sessionStoreKey(token)) : undefined;
+}
