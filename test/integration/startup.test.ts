@@ -55,4 +55,13 @@ describe('startup (the real entry point)', function () {
     expect(await exitOf(child)).to.equal(1);
     expect(Date.now() - started).to.be.lessThan(2000);
   });
+
+  it('starts in production with the memory store, logging that sessions are per process', async () => {
+    const { child, output } = spawnMain({ NODE_ENV: 'production', ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com' });
+    const url = await listeningUrl(output, child);
+    expect((await fetch(`${url}/health/live`)).headers.get('strict-transport-security')).to.contain('max-age=');
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).to.equal(0);
+    expect(output().stdout).to.contain('ProjectTemplate:Session:Store is Memory: sessions are per process and lost on restart');
+  });
 });

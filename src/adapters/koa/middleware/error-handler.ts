@@ -8,13 +8,14 @@ import { renderError } from '../render-error.js';
  * Maps every error below it to a status and the terminal error page (or problem
  * details). Users see only messages marked safe; the stack is shown in development
  * only; 5xx errors are logged with their code, never with library `cause` objects.
- * Unmatched routes end here as 404.
+ * Unmatched routes end here as 404, wrong methods as 405.
  */
 export function errorHandler(logger: Logger, showStack: boolean): Middleware {
   return async function handleErrors(ctx, next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null) await renderError(ctx, { status: 404 });
+      // Unmatched routes (404) and router answers such as 405 arrive without a body.
+      if (ctx.status >= 400 && ctx.body == null) await renderError(ctx, { status: ctx.status });
     } catch (thrown) {
       const { status, code, detail } = classify(thrown);
       const stack = thrown instanceof Error ? thrown.stack : undefined;
