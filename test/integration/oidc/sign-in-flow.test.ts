@@ -24,6 +24,23 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(html).to.contain('Sign in with OpenID Connect');
   });
 
+  it('refuses a missing, unknown or repeated provider with a 400 page: no challenge, no redirect, no session', async () => {
+    for (const query of ['', '?provider=', '?provider=Nope', '?provider=openidconnect', '?provider=OpenIdConnect&provider=OpenIdConnect', '?provider=OpenIdConnect&returnUrl=/a&returnUrl=//evil.example']) {
+      const response = await fetch(`${app.url}/External/Challenge${query}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect(response.status, query).to.equal(400);
+      expect(response.headers.get('location'), query).to.equal(null);
+      expect(response.headers.get('set-cookie'), query).to.equal(null);
+    }
+  });
+
+  for (const hostile of ['//evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/ok\n//evil.example']) {
+    it(`continues with / after sign-in when returnUrl is ${JSON.stringify(hostile)}`, async () => {
+      const browser = new TestBrowser();
+      const response = await browser.signIn(app.url, 'user', hostile);
+      expect(response.headers.get('location')).to.equal('/');
+    });
+  }
+
   it('signs the admin in: new session id, normalized claims, tokens kept server-side only, back to the return URL', async () => {
     const browser = new TestBrowser();
     const callback = await browser.startSignIn(app.url, 'admin', '/api/app-info?x=1');
