@@ -6,9 +6,8 @@ import { allowAnonymous, authorize, type EndpointMetadata } from '../../../../sr
 import { builtInPolicies } from '../../../../src/domain/authorization/policies.js';
 import { PolicyNames } from '../../../../src/domain/authorization/policy-names.js';
 import type { Principal } from '../../../../src/domain/claims/principal.js';
-import { GatehouseError } from '../../../../src/domain/errors.js';
 import type { AuthorizationSettings } from '../../../../src/domain/settings/settings.js';
-import { starterAuthorization, userWith } from './principals.js';
+import { codeOf, starterAuthorization, userWith } from './principals.js';
 
 const { AdministratorRole: ADMIN, ManageApplicationPermission: MANAGE } = PolicyNames;
 
@@ -48,15 +47,6 @@ function context(authorization: AuthorizationSettings, authenticationEnabled = t
     authenticationEnabled,
     policies: builtInPolicies(authorization),
   };
-}
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    return error instanceof GatehouseError ? error.code : 'not a GatehouseError';
-  }
-  return undefined;
 }
 
 describe('decideEndpointAccess', () => {

@@ -4,18 +4,8 @@ import {
   builtInPolicies, definePolicy, PolicyRegistry, requireClaim, requirePermission, requireRole, type Requirement,
 } from '../../../../src/domain/authorization/policies.js';
 import { PolicyNames } from '../../../../src/domain/authorization/policy-names.js';
-import { GatehouseError } from '../../../../src/domain/errors.js';
 import type { AuthorizationSettings } from '../../../../src/domain/settings/settings.js';
-import { starterAuthorization, userWith } from './principals.js';
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    return error instanceof GatehouseError ? error.code : 'not a GatehouseError';
-  }
-  return undefined;
-}
+import { codeOf, starterAuthorization, userWith } from './principals.js';
 
 describe('PolicyNames', () => {
   it('spells the contract policy names', () => {
