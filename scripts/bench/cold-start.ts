@@ -1,0 +1,71 @@
+import { request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { spawnNode, stop, waitForLine } from './processes.js';
+
+/** One GET without keep-alive; resolves with the status, or 0 when the connection fails. */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/**
+ * Milliseconds from spawning `node dist/bootstrap/main.js` (PORT=0) to the first 200
+ * from /health/ready: process start, module loading, composition, listen. The URL comes
+ * from main's "Gatehouse listening on <url>" log line.
+ */
+export function coldStartOnce(env: Record<string, string>): Promise<number> {
+  const listenEnv = { ...env, PORT: '0', HOST: '127.0.0.1', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0' };
+  return spawnToReady(['dist/bootstrap/main.js'], listenEnv, /Gatehouse listening on (http:\/\/[^"\s]+)/);
+}
+
+/** A bare Koa + @koa/router server in plain JavaScript, started the same way: what any Koa app pays here. */
+const BARE_KOA = `
+import Koa from 'koa';
+import Router from '@koa/router';
+const app = new Koa();
+const router = new Router();
+router.get('/health/ready', (ctx) => { ctx.body = { status: 'ready' }; });
+app.use(router.routes());
+const server = app.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+/** Milliseconds from spawn to the first 200 of a node process that prints `listening on <url>`. */
+async function spawnToReady(args: readonly string[], env: Record<string, string>, listening: RegExp): Promise<number> {
+  const started = performance.now();
+  const child = spawnNode(args, env);
+  try {
+    const [, url] = await waitForLine(child, listening, 10_000);
+    for (;;) {
+      if ((await statusOf(`${url}/health/ready`)) === 200) return performance.now() - started;
+      if (performance.now() - started > 10_000) throw new Error('/health/ready did not answer 200 within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  } finally {
+    await stop(child);
+  }
+}
+
+export function bareKoaColdStartOnce(): Promise<number> {
+  return spawnToReady(['--input-type=module', '-e', BARE_KOA], {}, /listening on (http:\/\/[^"\s]+)/);
+}
+
+/** `node -e ""` on the same core: the floor no application start can go below. */
+export async function bareNodeStartMs(): Promise<number> {
+  const started = performance.now();
+  const child = spawnNode(['-e', ''], {}, 'ignore');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return performance.now() - started;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

@@ -1,0 +1,55 @@
+/**
+ * One benchmarked Gatehouse: the compiled app from dist/, composed by createGatehouse
+ * as main.js composes it, with one signed-in session written through its session store.
+ *
+ *   node --import tsx scripts/bench/gatehouse-server.ts
+ *
+ * Configuration comes from the environment the parent passes (store, Redis URL, key
+ * prefix). The request log is written at level info to BENCH_LOG_FILE (not to the
+ * parent's pipe). Prints `READY <port> <cookie header>` once listening; SIGTERM removes
+ * the session and shuts down.
+ */
+import { pino } from 'pino';
+import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
+import { randomText, signedInRecord } from './signed-in-record.js';
+
+const { createGatehouse, sessionStoreKey, sessionCookieName } = await loadCompiledGatehouse();
+
+const gatehouse = createGatehouse({
+  rootDir: projectRoot,
+  env: {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+    ProjectTemplate__Logging__Level: 'info',
+  },
+  logDestination: pino.destination({ dest: process.env.BENCH_LOG_FILE ?? '/dev/null', sync: false, mkdir: true }),
+});
+
+const server = await gatehouse.listen(0, '127.0.0.1');
+const address = server.address();
+if (typeof address !== 'object' || address === null) throw new Error('not listening');
+
+// Sign a user in the way a completed sign-in leaves things: a record under the hash of
+// a fresh 256-bit token, the token in the cookie.
+const token = randomText(32);
+const key = sessionStoreKey(token);
+await gatehouse.sessionStore.set(key, signedInRecord(1, Date.now()), gatehouse.settings.Session.IdleTimeout * 1000);
+const cookie = `${sessionCookieName(gatehouse.settings.Session, gatehouse.environment === 'production')}=${token}`;
+process.stdout.write(`READY ${address.port} ${cookie}\n`);
+
+let stopping = false;
+process.on('SIGTERM', () => {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(1), 5_000).unref();
+  // exit(), not a signal death: --cpu-prof writes its profile at exit.
+  gatehouse.sessionStore
+    .destroy(key)
+    .then(() => gatehouse.shutdown())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+});
