@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
+import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
+import { freePort } from '../../support/free-port.js';
+
+export interface DemoStack {
+  /** `http://127.0.0.1:<port>`: Gatehouse's public origin, also the browser's. */
+  appOrigin: string;
+  /** The demo identity provider's issuer (another port on 127.0.0.1). */
+  issuer: string;
+  /** What the login page offers: "Sign in with <displayName>". */
+  displayName: string;
+  /** From the provider's discovery document: where RP-initiated logout sends the browser. */
+  endSessionEndpoint: string;
+  gatehouse: Gatehouse;
+  /** Every line Gatehouse logged (level warn and above). */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The demo identity provider and a Gatehouse configured against it, as `npm run demo`
+ * composes them, both on free loopback ports. The app port is chosen first because the
+ * provider's client registration needs the redirect URIs before Gatehouse listens.
+ */
+export async function startDemoStack(): Promise<DemoStack> {
+  const appPort = await freePort();
+  const appOrigin = `http://127.0.0.1:${appPort}`;
+  const clientId = 'gatehouse-e2e';
+  const clientSecret = randomBytes(24).toString('base64url');
+  const displayName = 'the demo identity provider';
+  const idp: DemoIdentityProvider = await startDemoIdentityProvider({
+    port: 0,
+    clients: [{ clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] }],
+  });
+  const logs: string[] = [];
+  let gatehouse: Gatehouse | undefined;
+  try {
+    gatehouse = createGatehouse({
+      env: {
+        NODE_ENV: 'test',
+        ProjectTemplate__Hosting__PublicOrigin: appOrigin,
+        ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+        ProjectTemplate__Logging__Level: 'warn',
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__DisplayName: displayName,
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: idp.issuer,
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: clientId,
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: clientSecret,
+      },
+      logDestination: { write: (line: string) => void logs.push(line) },
+    });
+    await gatehouse.listen(appPort, '127.0.0.1');
+    const discovery: unknown = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
+    const endSessionEndpoint =
+      typeof discovery === 'object' && discovery !== null && 'end_session_endpoint' in discovery && typeof discovery.end_session_endpoint === 'string'
+        ? discovery.end_session_endpoint
+        : '';
+    if (endSessionEndpoint === '') throw new Error('the demo identity provider publishes no end_session_endpoint');
+    return {
+      appOrigin,
+      issuer: idp.issuer,
+      displayName,
+      endSessionEndpoint,
+      gatehouse,
+      logs,
+      close: async () => {
+        await gatehouse?.shutdown();
+        await idp.close();
+      },
+    };
+  } catch (error) {
+    await gatehouse?.shutdown();
+    await idp.close();
+    throw error;
+  }
+}
