@@ -1,5 +1,6 @@
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
 import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
+import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js';
 import type { Principal } from '../../../domain/claims/principal.js';
 import type { Endpoint } from '../endpoint.js';
 
@@ -15,6 +16,8 @@ export function homeRoutes(deps: { policies: PolicyRegistry }): Endpoint[] {
         await ctx.render('home', {
           principal,
           claims: principal?.claims ?? [],
+          applicationClaims: principal?.claims.filter((claim) => claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
+          providerClaims: principal?.claims.filter((claim) => !claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
           policies: deps.policies.list().map((policy) => ({ name: policy.name, satisfied: satisfiedPolicies(deps.policies, principal).includes(policy.name) })),
         });
       },
