@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { createPinoLogger } from '../../../src/adapters/logging/pino-logger.js';
+import { redactUrl } from '../../../src/adapters/logging/redaction.js';
+
+function capture(secretValues: string[] = []) {
+  const lines: string[] = [];
+  const logger = createPinoLogger({ level: 'debug', secretValues, destination: { write: (line: string) => void lines.push(line) } });
+  return { logger, text: () => lines.join('') };
+}
+
+describe('logging with redaction', () => {
+  it('redacts the carriers of secrets by path, keeping Gatehouse error codes', () => {
+    const { logger, text } = capture();
+    logger.info(
+      {
+        code: 'idp.flow_missing',
+        headers: { cookie: 'S1', authorization: 'S2', 'set-cookie': 'S3' },
+        query: { code: 'S4', state: 'S5' },
+        body: { SAMLResponse: 'S6', password: 'S7' },
+        access_token: 'S8',
+        tokens: { refreshToken: 'S9' },
+        settings: { Authentication: { Providers: { OpenIdConnect: { ClientSecret: 'S10' } } }, Session: { Redis: { Url: 'S11' }, Keys: ['S12'] } },
+      },
+      'line',
+    );
+    expect(text()).to.contain('"code":"idp.flow_missing"');
+    for (let i = 1; i <= 12; i++) expect(text()).not.to.match(new RegExp(`"S${i}"`));
+  });
+
+  it('scrubs configured secret values wherever they appear, raw or JSON-escaped', () => {
+    const { logger, text } = capture(['SENTINEL-secret"quoted', 'another-SENTINEL']);
+    logger.warn({ note: 'contains SENTINEL-secret"quoted here', nested: { deep: ['another-SENTINEL'] } }, 'message with another-SENTINEL');
+    expect(text()).not.to.contain('SENTINEL');
+    expect(text()).to.contain('[REDACTED]');
+  });
+
+  it('logs errors by name, message and code, never their cause', () => {
+    const { logger, text } = capture();
+    const error = Object.assign(new Error('token exchange failed', { cause: { body: 'S-CAUSE' } }), { code: 'OAUTH_RESPONSE_BODY_ERROR', response: 'S-RESPONSE' });
+    logger.error({ err: error }, 'failed');
+    expect(text()).to.contain('OAUTH_RESPONSE_BODY_ERROR').and.contain('token exchange failed');
+    expect(text()).not.to.contain('S-CAUSE');
+    expect(text()).not.to.contain('S-RESPONSE');
+  });
+
+  const urls: Array<[string, string]> = [
+    ['/signin-oidc?code=abc&state=def&iss=x', '/signin-oidc?code=[REDACTED]&state=[REDACTED]&iss=[REDACTED]'],
+    ['/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fa', '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fa'],
+    ['/Saml2/Acs?SAMLResponse=PHNhbWw%2B&RelayState=r', '/Saml2/Acs?SAMLResponse=[REDACTED]&RelayState=[REDACTED]'],
+    ['/cb?error=access_denied&error_description=secret%20text', '/cb?error=access_denied&error_description=[REDACTED]'],
+    ['/plain', '/plain'],
+  ];
+  for (const [url, expected] of urls) {
+    it(`logs ${url} as ${expected}`, () => expect(redactUrl(url)).to.equal(expected));
+  }
+});
