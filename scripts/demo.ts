@@ -25,7 +25,7 @@ const idp = await startDemoIdentityProvider({
 
 let gatehouse;
 try {
-  gatehouse = createGatehouse({
+  gatehouse = await createGatehouse({
     env: {
       NODE_ENV: 'development',
       ...process.env,

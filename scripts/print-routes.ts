@@ -9,7 +9,7 @@ import { StartupError, formatProblem } from '../src/bootstrap/startup-error.js';
 import { effectiveAccess } from '../src/domain/authorization/decide-access.js';
 
 try {
-  const gatehouse = createGatehouse({ env: { ...process.env, ProjectTemplate__Logging__Level: 'silent' } });
+  const gatehouse = await createGatehouse({ env: { ...process.env, ProjectTemplate__Logging__Level: 'silent' } });
   const fallback = gatehouse.settings.Authorization.RequireAuthenticatedUserByDefault;
   const rows = gatehouse.endpoints.map((e) => [e.method, routeTemplate(e.path), effectiveAccess(e.metadata, fallback)]);
   const widths = [8, Math.max(...rows.map((r) => r[1]?.length ?? 0)) + 2];

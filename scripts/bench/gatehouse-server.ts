@@ -15,7 +15,7 @@ import { randomText, signedInRecord } from './signed-in-record.js';
 
 const { createGatehouse, sessionStoreKey, sessionCookieName } = await loadCompiledGatehouse();
 
-const gatehouse = createGatehouse({
+const gatehouse = await createGatehouse({
   rootDir: projectRoot,
   env: {
     ...process.env,

@@ -17,7 +17,7 @@ const gc = globalThis.gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 
 const { createGatehouse, sessionStoreKey } = await loadCompiledGatehouse();
-const gatehouse = createGatehouse({
+const gatehouse = await createGatehouse({
   rootDir: projectRoot,
   env: { ...process.env, ProjectTemplate__Session__Store: 'Memory', ProjectTemplate__Session__MaxSessions: String(count), ProjectTemplate__Logging__Level: 'warn' },
   logDestination: { write: () => undefined },

@@ -8,35 +8,33 @@ export function randomText(bytes: number): string {
 /**
  * The session record of a signed-in user, in the shape the application stores after an
  * OpenID Connect sign-in (remote-callbacks.ts, then koa-session's save): a principal with
- * eight normalized claims, the anti-forgery token, both times, the remaining pending
- * flows, the flow binding kept from before sign-in (external-routes.ts) and koa-session's
- * `_session` marker. No saved tokens (as with SaveTokens off); with them the record grows
- * by the size of the ID, access and refresh tokens.
+ * eight normalized claims as `[type, value]` pairs (storePrincipal), the anti-forgery
+ * token, both times, the reference to the saved-tokens record (which lives apart and is
+ * not loaded per request) and koa-session's `_session` marker.
  * Every value that differs between real users differs here too (`index`), so no string
  * is shared between records and the memory measurement is not flattered.
  */
 export function signedInRecord(index: number, now: number): Record<string, unknown> {
-  const issuer = 'OpenIdConnect';
-  const claim = (type: string, value: string) => ({ type, value, issuer });
   return {
     principal: {
       scheme: 'OpenIdConnect',
       claims: [
-        claim('application:subject', randomText(16)),
-        claim('application:name', `Person Number${index}`),
-        claim('application:email', `person.number${index}@example.com`),
-        claim('application:role', 'User'),
-        claim('application:role', index % 10 === 0 ? 'Administrator' : 'Reader'),
-        claim('application:permission', 'application.read'),
-        claim('application:group', `team-${index % 50}`),
-        claim('application:tenant', 'example'),
+        ['application:subject', randomText(16)],
+        ['application:name', `Person Number${index}`],
+        ['application:email', `person.number${index}@example.com`],
+        ['application:role', 'User'],
+        ['application:role', index % 10 === 0 ? 'Administrator' : 'Reader'],
+        ['application:permission', 'application.read'],
+        ['application:group', `team-${index % 50}`],
+        ['application:tenant', 'example'],
       ],
     },
     csrf: randomText(32),
     createdAt: now,
     lastSeenAt: now,
-    pendingFlows: [],
-    flowBinding: randomText(32),
+    tokensRef: randomText(32),
+    tokensExpireAt: now + 3_600_000,
+    tokensRefreshable: true,
     _session: true,
   };
 }

@@ -28,6 +28,7 @@ import { errorRoutes } from '../adapters/koa/routes/error-routes.js';
 import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
 import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
 import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
+import { SavedTokens } from '../adapters/koa/session/saved-tokens.js';
 import { sessionLifetime, sessionMiddleware } from '../adapters/koa/session/session-middleware.js';
 import { createPinoLogger } from '../adapters/logging/pino-logger.js';
 import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
@@ -75,7 +76,7 @@ export interface Gatehouse {
  * StartupError with every problem), then wires adapters, container and the Koa app.
  * Nothing listens and no connection opens until `listen`.
  */
-export function createGatehouse(options: GatehouseOptions): Gatehouse {
+export async function createGatehouse(options: GatehouseOptions): Promise<Gatehouse> {
   const rootDir = options.rootDir ?? findProjectRoot();
   const configuration = loadConfiguration(rootDir, options.env);
   const { settings, environment } = configuration;
@@ -94,11 +95,12 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
   const publicOrigin = resolvePublicOrigin(settings, environment, configuration.listen);
   const clock = new SystemClock();
   const policies = applicationPolicies(settings.Authorization);
-  const sessionStore = createSessionStore(settings, logger, clock);
-  const identityProviders = publicOrigin.problem ? [] : createIdentityProviders(settings, { publicOrigin: publicOrigin.value, environment, logger, clock });
+  const sessionStore = await createSessionStore(settings, logger, clock);
+  const identityProviders = publicOrigin.problem ? [] : await createIdentityProviders(settings, { publicOrigin: publicOrigin.value, environment, logger, clock });
   const healthChecks: HealthCheck[] = [new SessionStoreHealthCheck(sessionStore.store), ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : []))];
   const container = buildContainer({ settings, environment, logger, clock, sessionStore: sessionStore.store, identityProviders, healthChecks, governance: options.governance });
 
+  const savedTokens = new SavedTokens(sessionStore.store, settings.Session.AbsoluteLifetime * 1000);
   const endpoints: Endpoint[] = [
     ...healthRoutes(container.resolve(CheckReadiness)),
     ...errorRoutes(),
@@ -106,6 +108,7 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
       providers: identityProviders.map((p) => p.info),
       authenticationEnabled: settings.Authentication.Enabled,
       signOut: container.resolve(SignOut),
+      savedTokens,
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
     }),
@@ -140,8 +143,8 @@ export function createGatehouse(options: GatehouseOptions): Gatehouse {
     endpoints,
     sessionPipeline: (koa) => [
       sessionMiddleware({ app: koa, store: sessionStore.store, settings: settings.Session, production: environment === 'production', clock }),
-      authentication({ clock, lifetime: sessionLifetime(settings.Session), refreshTokens: container.resolve(RefreshTokens) }),
-      remoteCallbacks({ providers: identityProviders.map((p) => p.info), completeSignIn: container.resolve(CompleteSignIn), publicOrigin: publicOrigin.value, clock }),
+      authentication({ clock, lifetime: sessionLifetime(settings.Session), refreshTokens: container.resolve(RefreshTokens), savedTokens }),
+      remoteCallbacks({ providers: identityProviders.map((p) => p.info), completeSignIn: container.resolve(CompleteSignIn), savedTokens, publicOrigin: publicOrigin.value, clock }),
     ],
     authorizeEndpoint: (endpoint) => authorizeEndpoint(endpoint, access, { challengeScheme: settings.Authentication.DefaultChallengeScheme }),
   });

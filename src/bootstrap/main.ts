@@ -11,8 +11,9 @@ import { formatProblem, StartupError } from './startup-error.js';
 async function main(): Promise<void> {
   let gatehouse;
   try {
-    const pretty = await loadPrettyPrinter();
-    gatehouse = createGatehouse({
+    // Only a terminal gets pretty logs; importing pino-pretty costs startup time otherwise.
+    const pretty = process.stdout.isTTY ? await loadPrettyPrinter() : undefined;
+    gatehouse = await createGatehouse({
       env: process.env,
       logDestination: (environment) => (environment === 'development' && process.stdout.isTTY && pretty ? pretty() : undefined),
     });

@@ -4,7 +4,15 @@
  * `message` never contains a secret. Domain and application errors carry no HTTP
  * status: the Koa error middleware maps codes to statuses in one place.
  */
+/**
+ * A brand in the global symbol registry: `instanceof` fails when a module is loaded twice
+ * (as happens when bootstrap imports an adapter lazily under a TypeScript loader), the
+ * brand does not.
+ */
+const BRAND = Symbol.for('gatehouse.GatehouseError');
+
 export class GatehouseError extends Error {
+  readonly [BRAND] = true;
   readonly code: string;
   /** True when `message` may be shown to the person using the application. */
   readonly safe: boolean;
@@ -18,5 +26,5 @@ export class GatehouseError extends Error {
 }
 
 export function isGatehouseError(value: unknown): value is GatehouseError {
-  return value instanceof GatehouseError;
+  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
 }

@@ -31,7 +31,7 @@ export async function startIdentityProvider(appOrigins: string[]): Promise<DemoI
 export async function startOidcApp(issuer: string, port: number, env: Record<string, string> = {}): Promise<OidcApp> {
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
-  const gatehouse = createGatehouse({
+  const gatehouse = await createGatehouse({
     env: {
       NODE_ENV: 'test',
       ProjectTemplate__Logging__Level: 'debug',
@@ -88,4 +88,20 @@ export class TestBrowser {
 export async function storedSession(app: OidcApp, browser: TestBrowser) {
   const token = browser.sessionToken(app.url);
   return token ? app.gatehouse.sessionStore.get(sessionStoreKey(token)) : undefined;
+}
+
+export interface StoredTokens {
+  accessToken: string;
+  idToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+
+/** The tokens saved for a browser's session (their own record, referenced from the session). */
+export async function storedTokens(app: OidcApp, browser: TestBrowser): Promise<{ key: string; tokens: StoredTokens } | undefined> {
+  const session = await storedSession(app, browser);
+  const ref = session?.tokensRef;
+  if (typeof ref !== 'string') return undefined;
+  const key = `tokens:${ref}`;
+  return { key, tokens: (await app.gatehouse.sessionStore.get(key)) as unknown as StoredTokens };
 }

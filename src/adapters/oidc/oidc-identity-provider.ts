@@ -11,7 +11,7 @@ import type {
   SessionTokens,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { GatehouseError } from '../../domain/errors.js';
+import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import type { OpenIdConnectSettings } from '../../domain/settings/settings.js';
 import { DiscoveryCache } from './discovery-cache.js';
 import { subjectOfIdToken, toSessionTokens } from './session-tokens.js';
@@ -167,7 +167,7 @@ export class OidcIdentityProvider implements IdentityProvider {
     } catch (err) {
       // Local sign-out must not fail because the provider is down: just skip its logout.
       // (A failed discovery was logged where it failed.)
-      if (!(err instanceof GatehouseError)) this.#log('discovery', translateOidcError(err, 'discovery').code, summarizeLibraryError(err));
+      if (!isGatehouseError(err)) this.#log('discovery', translateOidcError(err, 'discovery').code, summarizeLibraryError(err));
       return undefined;
     }
   }

@@ -1,5 +1,5 @@
 import { AuthorizationResponseError, ResponseBodyError, WWWAuthenticateChallengeError } from 'openid-client';
-import { GatehouseError } from '../../domain/errors.js';
+import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 
 /** Which call failed: the same library error means different things at different steps. */
 export type OidcStage = 'discovery' | 'callback' | 'userinfo' | 'refresh';
@@ -27,7 +27,7 @@ const ID_TOKEN_CODES = new Set(['OAUTH_JWT_CLAIM_COMPARISON_FAILED', 'OAUTH_JWT_
  * Anything not recognized fails closed with the stage's default code.
  */
 export function translateOidcError(err: unknown, stage: OidcStage): GatehouseError {
-  if (err instanceof GatehouseError) return err;
+  if (isGatehouseError(err)) return err;
   const chain = causeChain(err);
 
   if (chain.some((link) => link.name === 'TimeoutError' || link.name === 'AbortError' || TIMEOUT_CODES.has(link.code ?? ''))) {

@@ -23,16 +23,17 @@ export class RefreshTokens {
     @inject(LoggerToken) private readonly logger: Logger,
   ) {}
 
-  needsRefresh(tokens: SessionTokens): boolean {
-    return tokens.refreshToken !== undefined && tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_SKEW_MS <= this.clock.now();
+  /** True when the saved access token has expired (or is about to) and a refresh token is held. */
+  needsRefresh(expiresAt: number | undefined, refreshable: boolean): boolean {
+    return refreshable && expiresAt !== undefined && expiresAt - EXPIRY_SKEW_MS <= this.clock.now();
   }
 
   /** The fresh tokens, or undefined when the refresh was refused (the caller drops the saved tokens). */
-  execute(sessionKey: string, scheme: string, tokens: SessionTokens): Promise<SessionTokens | undefined> {
-    const running = this.#inFlight.get(sessionKey);
+  execute(sessionRef: string, scheme: string, tokens: SessionTokens): Promise<SessionTokens | undefined> {
+    const running = this.#inFlight.get(sessionRef);
     if (running) return running;
-    const refresh = this.#refresh(scheme, tokens).finally(() => this.#inFlight.delete(sessionKey));
-    this.#inFlight.set(sessionKey, refresh);
+    const refresh = this.#refresh(scheme, tokens).finally(() => this.#inFlight.delete(sessionRef));
+    this.#inFlight.set(sessionRef, refresh);
     return refresh;
   }
 

@@ -36,7 +36,7 @@ export async function startDemoStack(): Promise<DemoStack> {
   const logs: string[] = [];
   let gatehouse: Gatehouse | undefined;
   try {
-    gatehouse = createGatehouse({
+    gatehouse = await createGatehouse({
       env: {
         NODE_ENV: 'test',
         ProjectTemplate__Hosting__PublicOrigin: appOrigin,

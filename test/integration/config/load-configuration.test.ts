@@ -96,3 +96,14 @@ describe('loadConfiguration', () => {
     expect(loadConfiguration(root, { NODE_ENV: 'test' }).environment).to.equal('test');
   });
 });
+
+describe('the configuration schema', () => {
+  it('is a valid JSON Schema (startup skips this check for speed)', async () => {
+    const { Ajv } = await import('ajv');
+    const { projectTemplateSchema } = await import('../../../src/adapters/config/schema.js');
+    const ajv = new Ajv({ strict: true });
+    ajv.addKeyword({ keyword: 'secret', schemaType: 'boolean' });
+    expect(ajv.validateSchema(projectTemplateSchema), JSON.stringify(ajv.errors)).to.equal(true);
+    expect(ajv.validateSchema({ type: 'object', properties: { x: { type: 'strin' } } })).to.equal(false);
+  });
+});

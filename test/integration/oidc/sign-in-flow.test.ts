@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
-import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, storedSession, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, storedSession, storedTokens, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
 
 describe('OpenID Connect sign-in through the app (real oidc-provider)', function () {
   this.timeout(20_000);
@@ -65,10 +65,13 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(home).to.contain('<code>application:role</code></td><td>Administrator');
     expect(home).to.contain('<code>application:permission</code></td><td>application.manage');
 
-    const session = (await storedSession(app, browser)) as { tokens?: { accessToken?: string; idToken?: string; refreshToken?: string } };
-    expect(session.tokens?.accessToken).to.be.a('string');
-    expect(session.tokens?.idToken).to.be.a('string');
-    expect(setCookie + home).not.to.contain(session.tokens?.accessToken ?? 'missing');
+    const saved = await storedTokens(app, browser);
+    expect(saved?.tokens.accessToken).to.be.a('string');
+    expect(saved?.tokens.idToken).to.be.a('string');
+    const session = JSON.stringify(await storedSession(app, browser));
+    expect(session).not.to.contain(saved?.tokens.accessToken ?? 'missing');
+    expect(session).not.to.contain('flowBinding');
+    expect(setCookie + home).not.to.contain(saved?.tokens.accessToken ?? 'missing');
 
     expect((await browser.get(`${app.url}/api/app-info/admin`)).status).to.equal(200);
     expect((await browser.get(`${app.url}/api/app-info/manage`)).status).to.equal(200);
@@ -94,16 +97,18 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
   it('refreshes an expired access token with the refresh token, once for concurrent requests', async () => {
     const browser = new TestBrowser();
     await browser.signIn(app.url, 'admin');
-    const key = sessionStoreKey(browser.sessionToken(app.url) ?? '');
-    const record = (await app.gatehouse.sessionStore.get(key)) as Record<string, unknown> & { tokens: { accessToken: string; refreshToken: string; expiresAt: number } };
-    expect(record.tokens.refreshToken).to.be.a('string');
-    await app.gatehouse.sessionStore.set(key, { ...record, tokens: { ...record.tokens, expiresAt: Date.now() - 1000 } }, 60_000);
+    const sessionKey = sessionStoreKey(browser.sessionToken(app.url) ?? '');
+    const before = await storedTokens(app, browser);
+    expect(before?.tokens.refreshToken).to.be.a('string');
+    const session = (await app.gatehouse.sessionStore.get(sessionKey)) ?? {};
+    await app.gatehouse.sessionStore.set(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
 
     const responses = await Promise.all([1, 2, 3, 4].map(() => browser.get(`${app.url}/api/app-info`)));
     expect(responses.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
-    const refreshed = (await app.gatehouse.sessionStore.get(key)) as typeof record;
-    expect(refreshed.tokens.accessToken).not.to.equal(record.tokens.accessToken);
-    expect(refreshed.tokens.expiresAt).to.be.greaterThan(Date.now());
+    const after = await storedTokens(app, browser);
+    expect(after?.key).to.equal(before?.key);
+    expect(after?.tokens.accessToken).not.to.equal(before?.tokens.accessToken);
+    expect((await app.gatehouse.sessionStore.get(sessionKey))?.tokensExpireAt).to.be.greaterThan(Date.now());
     expect(app.logs.join('\n')).not.to.contain('token refresh refused');
   });
 
@@ -111,6 +116,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     const browser = new TestBrowser();
     await browser.signIn(app.url, 'admin');
     const oldCookie = browser.jar.header(app.url) ?? '';
+    const saved = await storedTokens(app, browser);
     const home = await (await browser.get(`${app.url}/`)).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1] ?? '';
     const response = await browser.post(`${app.url}/Account/Logout`, { _csrf: csrf }, { origin: app.url });
@@ -119,6 +125,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(location.origin).to.equal(new URL(idp.issuer).origin);
     expect(location.searchParams.get('id_token_hint')).to.be.a('string');
     expect(location.searchParams.get('post_logout_redirect_uri')).to.equal(`${app.url}/`);
+    expect(await app.gatehouse.sessionStore.get(saved?.key ?? 'missing')).to.equal(undefined);
     const replay = await fetch(`${app.url}/`, { headers: { cookie: oldCookie }, redirect: 'manual' });
     expect(replay.status).to.equal(302);
     expect(replay.headers.get('location')).to.match(/^\/Account\/Login/);
@@ -175,9 +182,9 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       const browser = new TestBrowser();
       const callback = await browser.startSignIn(app.url, 'admin');
       await browser.get(callback.href);
-      const session = (await storedSession(app, browser)) as { tokens: { accessToken: string; idToken: string } };
+      const saved = await storedTokens(app, browser);
       const logs = app.logs.join('\n');
-      for (const secret of [CLIENT_SECRET, callback.searchParams.get('code') ?? 'x', callback.searchParams.get('state') ?? 'x', session.tokens.accessToken, session.tokens.idToken]) {
+      for (const secret of [CLIENT_SECRET, callback.searchParams.get('code') ?? 'x', callback.searchParams.get('state') ?? 'x', saved?.tokens.accessToken ?? 'x', saved?.tokens.idToken ?? 'x']) {
         expect(logs).not.to.contain(secret);
       }
       expect(logs).to.contain('/signin-oidc?code=[REDACTED]');

@@ -14,9 +14,11 @@ describe('RefreshTokens', () => {
   it('refreshes only expired tokens that carry a refresh token', () => {
     const clock = new FixedClock(1_000_000);
     const refresh = new RefreshTokens([new FakeIdentityProvider()], clock, silent);
-    expect(refresh.needsRefresh({ accessToken: 'a', refreshToken: 'r', expiresAt: 1_000_000 })).to.equal(true);
-    expect(refresh.needsRefresh({ accessToken: 'a', refreshToken: 'r', expiresAt: 1_000_000 + 3_600_000 })).to.equal(false);
-    expect(refresh.needsRefresh({ accessToken: 'a', expiresAt: 0 })).to.equal(false);
+    expect(refresh.needsRefresh(1_000_000, true)).to.equal(true);
+    expect(refresh.needsRefresh(1_000_000 + 20_000, true)).to.equal(true); // inside the 30 s skew
+    expect(refresh.needsRefresh(1_000_000 + 3_600_000, true)).to.equal(false);
+    expect(refresh.needsRefresh(0, false)).to.equal(false);
+    expect(refresh.needsRefresh(undefined, true)).to.equal(false);
   });
 
   it('runs one refresh at a time per session, sharing its result', async () => {

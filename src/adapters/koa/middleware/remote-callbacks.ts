@@ -4,7 +4,8 @@ import type { Clock } from '../../../application/ports/clock.js';
 import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
 import type { CompleteSignIn } from '../../../application/use-cases/complete-sign-in.js';
 import { newAntiForgeryToken } from '../anti-forgery.js';
-import { readPendingFlows, sessionOf } from '../session/session-state.js';
+import { SavedTokens } from '../session/saved-tokens.js';
+import { readPendingFlows, sessionOf, storePrincipal } from '../session/session-state.js';
 
 /**
  * The remote authentication handlers: requests to a provider's callback path are owned
@@ -12,7 +13,15 @@ import { readPendingFlows, sessionOf } from '../session/session-state.js';
  * Authorization rules 7). On success the session is regenerated (new id: no fixation)
  * with the principal, and the browser goes to the return URL saved with the flow.
  */
-export function remoteCallbacks(deps: { providers: readonly IdentityProviderInfo[]; completeSignIn: CompleteSignIn; publicOrigin: string; clock: Clock }): Middleware {
+export interface RemoteCallbackDeps {
+  providers: readonly IdentityProviderInfo[];
+  completeSignIn: CompleteSignIn;
+  savedTokens: SavedTokens;
+  publicOrigin: string;
+  clock: Clock;
+}
+
+export function remoteCallbacks(deps: RemoteCallbackDeps): Middleware {
   const byPath = new Map(deps.providers.map((provider) => [provider.callbackPath.toLowerCase(), provider]));
   return async function handleCallback(ctx, next) {
     const provider = ctx.method === 'GET' ? byPath.get(ctx.path.toLowerCase()) : undefined;
@@ -32,14 +41,13 @@ export function remoteCallbacks(deps: { providers: readonly IdentityProviderInfo
         pendingFlows,
       });
       const now = deps.clock.now();
-      Object.assign(session, {
-        principal: result.principal,
-        tokens: result.tokens,
-        csrf: newAntiForgeryToken(),
-        createdAt: now,
-        lastSeenAt: now,
-        pendingFlows: result.pendingFlows,
-      });
+      Object.assign(session, { principal: storePrincipal(result.principal), csrf: newAntiForgeryToken(), createdAt: now, lastSeenAt: now });
+      await deps.savedTokens.save(session, result.tokens);
+      if (result.pendingFlows.length > 0) session.pendingFlows = result.pendingFlows;
+      else {
+        delete session.pendingFlows;
+        delete session.flowBinding;
+      }
       await session.regenerate();
       ctx.redirect(result.returnUrl);
     } catch (error) {

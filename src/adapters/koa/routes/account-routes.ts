@@ -7,12 +7,14 @@ import { verifyAntiForgery } from '../anti-forgery.js';
 import type { Endpoint } from '../endpoint.js';
 import { singleQuery } from '../query.js';
 import { readForm, singleField } from '../read-form.js';
-import { readTokens, sessionOf } from '../session/session-state.js';
+import type { SavedTokens } from '../session/saved-tokens.js';
+import { sessionOf } from '../session/session-state.js';
 
 export interface AccountRouteDeps {
   providers: readonly IdentityProviderInfo[];
   authenticationEnabled: boolean;
   signOut: SignOut;
+  savedTokens: SavedTokens;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
 }
@@ -46,7 +48,8 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
         const form = await readForm(ctx);
         // Not ctx.origin: Koa 3 answers it from the Origin header itself when one is sent.
         verifyAntiForgery(ctx, deps.publicOrigin || `${ctx.protocol}://${ctx.host}`, session.csrf, singleField(form, '_csrf'));
-        const { redirectUrl } = await deps.signOut.execute({ principal: ctx.state.principal as Principal, tokens: readTokens(session.tokens) });
+        const { redirectUrl } = await deps.signOut.execute({ principal: ctx.state.principal as Principal, tokens: await deps.savedTokens.load(session) });
+        await deps.savedTokens.drop(session);
         ctx.session = null; // destroys the server-side record and clears the cookie
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(redirectUrl);

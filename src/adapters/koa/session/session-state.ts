@@ -7,8 +7,12 @@ import type { Claim, Principal } from '../../../domain/claims/principal.js';
  * `ctx.session`; these helpers read it field by field, since it comes back from a store.
  */
 export interface SessionFields {
-  principal?: Principal;
-  tokens?: SessionTokens;
+  /** The principal in its stored form (see `storePrincipal`). */
+  principal?: unknown;
+  /** Reference of the saved-tokens record (`SavedTokens`), and what requests need to know of it. */
+  tokensRef?: string;
+  tokensExpireAt?: number;
+  tokensRefreshable?: boolean;
   /** Anti-forgery synchronizer token, created at sign-in. */
   csrf?: string;
   createdAt?: number;
@@ -34,15 +38,30 @@ export function sessionTokenOf(ctx: Context): string {
   return token;
 }
 
+/**
+ * The principal as the session stores it: claims as `[type, value]` pairs when they all
+ * come from the scheme the user signed in with (always so after a sign-in), which halves
+ * the session record that every request loads, hashes and compares.
+ */
+export function storePrincipal(principal: Principal): unknown {
+  const sameIssuer = principal.claims.every((claim) => claim.issuer === principal.scheme);
+  return { scheme: principal.scheme, claims: sameIssuer ? principal.claims.map((claim) => [claim.type, claim.value]) : principal.claims };
+}
+
+/** Reads a stored principal back, field by field: it comes from a store outside the process. */
 export function readPrincipal(value: unknown): Principal | undefined {
   if (typeof value !== 'object' || value === null || !('scheme' in value) || !('claims' in value)) return undefined;
   const { scheme, claims } = value;
   if (typeof scheme !== 'string' || !Array.isArray(claims)) return undefined;
   const narrowed: Claim[] = [];
   for (const claim of claims as unknown[]) {
-    if (typeof claim !== 'object' || claim === null) continue;
-    const { type, value: claimValue, issuer } = claim as Record<string, unknown>;
-    if (typeof type === 'string' && typeof claimValue === 'string' && typeof issuer === 'string') narrowed.push({ type, value: claimValue, issuer });
+    if (Array.isArray(claim)) {
+      const [type, claimValue] = claim as unknown[];
+      if (typeof type === 'string' && typeof claimValue === 'string') narrowed.push({ type, value: claimValue, issuer: scheme });
+    } else if (typeof claim === 'object' && claim !== null) {
+      const { type, value: claimValue, issuer } = claim as Record<string, unknown>;
+      if (typeof type === 'string' && typeof claimValue === 'string' && typeof issuer === 'string') narrowed.push({ type, value: claimValue, issuer });
+    }
   }
   return { scheme, claims: narrowed };
 }
