@@ -7,7 +7,27 @@ import { encodeBase64urlNoPadding } from '@oslojs/encoding';
  * of the store yields no usable cookie.
  */
 export function newSessionToken(): string {
-  return encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
+  const bytes = randomBytes32();
+  const token = encodeBase64urlNoPadding(bytes);
+  bytes.fill(0); // a used slice of the pool never lingers
+  return token;
+}
+
+// koa-session generates an id for every request without a cookie, saved or not, and one
+// getRandomValues call per id (a system call) was 4% of the anonymous path's time (npm run
+// bench). The bytes are drawn from the OS in blocks instead, as crypto.randomUUID() does.
+const TOKENS_PER_REFILL = 128;
+const pool = new Uint8Array(32 * TOKENS_PER_REFILL);
+let offset = pool.length;
+
+function randomBytes32(): Uint8Array {
+  if (offset === pool.length) {
+    crypto.getRandomValues(pool);
+    offset = 0;
+  }
+  const bytes = pool.subarray(offset, offset + 32);
+  offset += 32;
+  return bytes;
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
