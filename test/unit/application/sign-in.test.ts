@@ -98,4 +98,17 @@ describe('BeginSignIn and CompleteSignIn', () => {
     const { pendingFlows } = await start();
     expect((await finish('state-1', pendingFlows)).tokens).to.equal(undefined);
   });
+
+  it('applies the configured claim mappings and RemoveOriginalClaims', async () => {
+    const settings = defaultSettings();
+    settings.Authentication.ClaimsTransformation = { RemoveOriginalClaims: true, Mappings: { OpenIdConnect: { department: 'application:group' } } };
+    complete = new CompleteSignIn([provider], store, clock, settings);
+    provider.identity = { claims: { sub: 'u1', department: 'finance', nonce: 'n' } };
+    const { pendingFlows } = await start();
+    const { principal } = await finish('state-1', pendingFlows);
+    expect(principal.claims.map((c) => [c.type, c.value])).to.have.deep.members([
+      ['application:subject', 'u1'],
+      ['application:group', 'finance'],
+    ]);
+  });
 });
