@@ -118,6 +118,11 @@ function checkHosting(settings: ProjectTemplateSettings, environment: Environmen
       problems.push(error(key, 'must use https in production'));
     }
   }
+  if (environment === 'production' && !settings.Hosting.TrustProxy) {
+    // The app speaks plain http; in production TLS ends at a proxy, and the Secure session
+    // cookie is only set on requests the app knows arrived over https (X-Forwarded-Proto).
+    problems.push(warning(keyOf('Hosting', 'TrustProxy'), 'is false in production: behind a TLS-terminating proxy set it to true, or sign-in fails to set its Secure cookie'));
+  }
   if (!(ShutdownDrainSeconds >= 0 && ShutdownDrainSeconds <= 25)) {
     problems.push(error(keyOf('Hosting', 'ShutdownDrainSeconds'), 'must be between 0 and 25 seconds, so that shutdown ends well inside 30 s'));
   }

@@ -217,10 +217,14 @@ describe('checkSettings', () => {
     expect(errorKeys(checkSettings(good, context({ environment: 'production' })))).to.deep.equal([]);
   });
 
-  it('warns that the memory store is per process in production', () => {
+  it('warns in production about the per-process memory store and an untrusted proxy', () => {
     const settings = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
-    const warnings = checkSettings(settings, context({ environment: 'production' })).filter((p) => p.severity === 'warning');
-    expect(warnings.map((w) => w.key)).to.deep.equal(['ProjectTemplate:Session:Store']);
+    const warnings = () => checkSettings(settings, context({ environment: 'production' })).filter((p) => p.severity === 'warning').map((w) => w.key);
+    expect(warnings()).to.have.members(['ProjectTemplate:Session:Store', 'ProjectTemplate:Hosting:TrustProxy']);
+    settings.Hosting.TrustProxy = true;
+    settings.Session.Store = 'Redis';
+    settings.Session.Redis.Url = 'redis://cache:6379';
+    expect(warnings()).to.deep.equal([]);
   });
 
   it('requires a Redis URL when the Redis store is chosen', () => {
