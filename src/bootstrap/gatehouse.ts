@@ -37,7 +37,7 @@ import { missingPolicies } from '../domain/authorization/decide-access.js';
 import { checkSettings, checkUnknownKeys, registeredProviders } from '../domain/settings/check-settings.js';
 import { error, type SettingsProblem } from '../domain/settings/problem.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
-import { AVAILABLE_PROVIDERS, createIdentityProviders, createSessionStore } from './adapters.js';
+import { AVAILABLE_PROVIDERS, createIdentityProviders, createSessionStore, type AdapterProblems } from './adapters.js';
 import { buildContainer } from './container.js';
 import { applicationPolicies } from './policies.js';
 import { findProjectRoot } from './project-root.js';
@@ -95,8 +95,9 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const publicOrigin = resolvePublicOrigin(settings, environment, configuration.listen);
   const clock = new SystemClock();
   const policies = applicationPolicies(settings.Authorization);
-  const sessionStore = await createSessionStore(settings, logger, clock);
-  const identityProviders = publicOrigin.problem ? [] : await createIdentityProviders(settings, { publicOrigin: publicOrigin.value, environment, logger, clock });
+  const refusedByAdapters: AdapterProblems = { problems: [] };
+  const sessionStore = await createSessionStore(settings, logger, clock, refusedByAdapters);
+  const identityProviders = publicOrigin.problem ? [] : await createIdentityProviders(settings, { publicOrigin: publicOrigin.value, environment, logger, clock }, refusedByAdapters);
   const healthChecks: HealthCheck[] = [new SessionStoreHealthCheck(sessionStore.store), ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : []))];
   const container = buildContainer({ settings, environment, logger, clock, sessionStore: sessionStore.store, identityProviders, healthChecks, governance: options.governance });
 
@@ -117,8 +118,11 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     ...appInfoRoutes({ info: appInfo(rootDir, environment, clock.now()), governance: container.resolve(GovernanceToken), now: () => clock.now() }),
   ];
 
+  const ruleProblems = checkSettings(settings, { environment, unknownKeys: configuration.unknownKeys, availableProviders: AVAILABLE_PROVIDERS, isRoutedPath: routedPathMatcher(endpoints) });
   const problems = [
-    ...checkSettings(settings, { environment, unknownKeys: configuration.unknownKeys, availableProviders: AVAILABLE_PROVIDERS, isRoutedPath: routedPathMatcher(endpoints) }),
+    ...ruleProblems,
+    // An adapter's refusal matters only where the rules did not already name the key.
+    ...refusedByAdapters.problems.filter((p) => !ruleProblems.some((r) => r.key === p.key)),
     ...(publicOrigin.problem ? [publicOrigin.problem] : []),
     // A route naming a policy nobody registered is a programming error: catch it before any request.
     ...endpoints.flatMap((e) => missingPolicies(e.metadata, policies).map((name) => error(`${e.method} ${e.path}`, `names the unregistered policy "${name}"`))),

@@ -64,4 +64,20 @@ describe('startup (the real entry point)', function () {
     expect(await exitOf(child)).to.equal(0);
     expect(output().stdout).to.contain('ProjectTemplate:Session:Store is Memory: sessions are per process and lost on restart');
   });
+
+  it('reports the starter placeholder and a malformed Redis URL as configuration errors, not crashes', async () => {
+    const { child, output } = spawnMain({
+      PORT: '39999',
+      [`${OIDC}Enabled`]: 'true',
+      [`${OIDC}ClientSecret`]: SENTINEL,
+      ProjectTemplate__Session__Store: 'Redis',
+      ProjectTemplate__Session__Redis__Url: `redis://:${SENTINEL}@bad host:x`,
+    });
+    expect(await exitOf(child)).to.equal(1);
+    const { stdout, stderr } = output();
+    expect(stderr).to.contain('ProjectTemplate:Authentication:Providers:OpenIdConnect:Authority must be an absolute https URL (it still holds the starter placeholder)');
+    expect(stderr).to.contain('ProjectTemplate:Session:Redis:Url must be a redis:// or rediss:// URL');
+    expect(stdout + stderr).not.to.match(/TypeError|at .*\.ts:\d+/);
+    expect(stdout + stderr).not.to.contain(SENTINEL);
+  });
 });

@@ -134,7 +134,7 @@ function checkSession(settings: ProjectTemplateSettings, environment: Environmen
   const session = settings.Session;
   if (session.Store === 'Redis' && session.Redis.Url.trim() === '') {
     problems.push(error(keyOf('Session', 'Redis', 'Url'), 'is required when ProjectTemplate:Session:Store is Redis'));
-  } else if (session.Store === 'Redis' && !/^rediss?:\/\//.test(session.Redis.Url)) {
+  } else if (session.Store === 'Redis' && !isRedisUrl(session.Redis.Url)) {
     problems.push(error(keyOf('Session', 'Redis', 'Url'), 'must be a redis:// or rediss:// URL'));
   }
   if (!(session.IdleTimeout >= 60)) problems.push(error(keyOf('Session', 'IdleTimeout'), 'must be at least 60 seconds'));
@@ -173,4 +173,10 @@ export function checkUnknownKeys(settings: ProjectTemplateSettings, unknownKeys:
     const fatal = underRegisteredProvider || misnamedProvider || suggestion === 'Enabled';
     return fatal ? error(key, `is not a known key${hint}`) : warning(key, `is not a known key and is ignored${hint}`);
   });
+}
+
+function isRedisUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
 }
