@@ -44,7 +44,7 @@ export async function createSessionStore(settings: ProjectTemplateSettings, logg
       found.problems.push(refused(keyOf('Session', 'Redis', 'Url'), thrown));
     }
   }
-  return { store: new MemorySessionStore({ maxEntries: Math.max(1, session.MaxSessions), clock }), connect: async () => undefined };
+  return { store: new MemorySessionStore({ maxEntries: Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1 ? session.MaxSessions : 1, clock }), connect: async () => undefined };
 }
 
 /** One identity adapter per registered provider; constructing them contacts nobody. */

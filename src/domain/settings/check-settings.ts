@@ -21,7 +21,7 @@ export interface SettingsContext {
   isRoutedPath: (path: string) => boolean;
 }
 
-export const COOKIE_SCHEME = 'Cookies';
+const COOKIE_SCHEME = 'Cookies';
 
 /** The providers that register: their `Enabled` and `Authentication:Enabled` are both true. */
 export function registeredProviders(settings: ProjectTemplateSettings): ProviderKey[] {
@@ -141,7 +141,7 @@ function checkSession(settings: ProjectTemplateSettings, environment: Environmen
   if (!(session.AbsoluteLifetime >= session.IdleTimeout)) {
     problems.push(error(keyOf('Session', 'AbsoluteLifetime'), 'must be at least ProjectTemplate:Session:IdleTimeout (both in seconds)'));
   }
-  if (!(session.MaxSessions >= 1)) problems.push(error(keyOf('Session', 'MaxSessions'), 'must be at least 1'));
+  if (!(Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1)) problems.push(error(keyOf('Session', 'MaxSessions'), 'must be a whole number of at least 1'));
   if (!(session.Redis.CommandTimeoutMs >= 50 && session.Redis.CommandTimeoutMs <= 10_000)) {
     problems.push(error(keyOf('Session', 'Redis', 'CommandTimeoutMs'), 'must be between 50 and 10000 milliseconds'));
   }

@@ -29,7 +29,7 @@ describe('named policies through HTTP', () => {
       });
     }
 
-    it('sends a signed-in browser that is not allowed to the access-denied page, which never loops', async () => {
+    it('refuses an /api/ path with 403 even for a browser, and the access-denied page itself never redirects', async () => {
       const { cookie } = await signIn(running.gatehouse, plainClaims);
       const response = await get(running, '/api/app-info/admin', cookie, 'text/html');
       expect(response.status).to.equal(403); // /api/ paths never redirect, even for browsers

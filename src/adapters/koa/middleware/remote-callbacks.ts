@@ -7,12 +7,6 @@ import { newAntiForgeryToken } from '../anti-forgery.js';
 import { SavedTokens } from '../session/saved-tokens.js';
 import { readPendingFlows, sessionOf, storePrincipal } from '../session/session-state.js';
 
-/**
- * The remote authentication handlers: requests to a provider's callback path are owned
- * here, by the authentication middleware, not by the endpoint table (contract,
- * Authorization rules 7). On success the session is regenerated (new id: no fixation)
- * with the principal, and the browser goes to the return URL saved with the flow.
- */
 export interface RemoteCallbackDeps {
   providers: readonly IdentityProviderInfo[];
   completeSignIn: CompleteSignIn;
@@ -21,6 +15,12 @@ export interface RemoteCallbackDeps {
   clock: Clock;
 }
 
+/**
+ * The remote authentication handlers: requests to a provider's callback path are owned
+ * here, by the authentication middleware, not by the endpoint table (contract,
+ * Authorization rules 7). On success the session is regenerated (new id: no fixation)
+ * with the principal, and the browser goes to the return URL saved with the flow.
+ */
 export function remoteCallbacks(deps: RemoteCallbackDeps): Middleware {
   const byPath = new Map(deps.providers.map((provider) => [provider.callbackPath.toLowerCase(), provider]));
   return async function handleCallback(ctx, next) {

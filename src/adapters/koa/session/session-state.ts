@@ -31,13 +31,6 @@ export function sessionOf(ctx: Context): KoaSession & SessionFields {
   return session as KoaSession & SessionFields;
 }
 
-/** The cookie token of the current session (koa-session's external key). */
-export function sessionTokenOf(ctx: Context): string {
-  const token = sessionOf(ctx).externalKey;
-  if (!token) throw new Error('session has no key');
-  return token;
-}
-
 /**
  * The principal as the session stores it: claims as `[type, value]` pairs when they all
  * come from the scheme the user signed in with (always so after a sign-in), which halves

@@ -227,6 +227,12 @@ describe('checkSettings', () => {
     expect(warnings()).to.deep.equal([]);
   });
 
+  it('requires MaxSessions to be a whole number of at least 1', () => {
+    for (const value of [0, 1.5, -3]) {
+      expect(errorKeys(checkSettings(withSettings((s) => (s.Session.MaxSessions = value)), context())), String(value)).to.deep.equal(['ProjectTemplate:Session:MaxSessions']);
+    }
+  });
+
   it('requires a Redis URL when the Redis store is chosen', () => {
     const settings = withSettings((s) => (s.Session.Store = 'Redis'));
     expect(errorKeys(checkSettings(settings, context()))).to.deep.equal(['ProjectTemplate:Session:Redis:Url']);
