@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import serve from 'koa-static';
 import type { Logger } from '../../application/ports/logger.js';
 import type { Endpoint } from './endpoint.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { viewsMiddleware } from './views.js';
+import { onFirstUse } from './on-first-use.js';
+import { installViews } from './views.js';
 
 export interface AppParts {
   logger: Logger;
@@ -25,13 +25,14 @@ export interface AppParts {
 }
 
 /**
- * The HTTP pipeline, outermost first: request log, security headers, views, error page,
+ * The HTTP pipeline, outermost first: request log, security headers, error page,
  * probes (before any session), static files (outside endpoint authorization), session,
  * then the routed endpoints, each behind its own authorization check.
  */
 export function createApp(parts: AppParts): Koa {
   const app = new Koa({ proxy: parts.trustProxy });
   app.silent = true; // errors are logged by errorHandler, with redaction, not by Koa's default printer
+  installViews(app, parts.viewsDir, parts.production);
 
   const probes = new Router();
   const routes = new Router();
@@ -44,7 +45,6 @@ export function createApp(parts: AppParts): Koa {
 
   app.use(requestLog(parts.logger));
   app.use(securityHeaders({ strictTransportSecurity: parts.production, formActionOrigins: parts.formActionOrigins }));
-  app.use(viewsMiddleware(parts.viewsDir, parts.production));
   app.use(errorHandler(parts.logger, parts.showStackTraces));
   app.use(probes.routes());
   app.use(staticFiles(parts.publicDir, parts.production));
@@ -59,12 +59,16 @@ export function createApp(parts: AppParts): Koa {
  * extension (`/styles.css`), and only those: koa-static asks the file system about every
  * request it sees (a stat on the thread pool, about 60 µs here), and routed paths (`/`,
  * `/api/...`) never name a file (npm run bench). Every file under public/ needs an
- * extension.
+ * extension. koa-static is imported at the first such request, not at start-up.
  */
 function staticFiles(publicDir: string, production: boolean): Middleware {
-  const send = serve(publicDir, { index: false, hidden: false, defer: false, maxage: production ? 60 * 60 * 1000 : 0 });
+  const send = onFirstUse(async () => {
+    const { default: serve } = await import('koa-static');
+    return serve(publicDir, { index: false, hidden: false, defer: false, maxage: production ? 60 * 60 * 1000 : 0 });
+  });
   return async function serveStatic(ctx, next) {
     const isFile = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.lastIndexOf('.') > ctx.path.lastIndexOf('/');
-    return isFile ? send(ctx, next) : next();
+    if (!isFile) return next();
+    return (await send())(ctx, next);
   };
 }

@@ -1,15 +1,33 @@
-import type { Middleware } from 'koa';
-import views from 'koa-views';
-import nunjucks from 'nunjucks';
+import type Koa from 'koa';
+import type { ExtendableContext } from 'koa';
+import type {} from 'koa-views'; // its declaration adds `render` to Koa's context
+import { onFirstUse } from './on-first-use.js';
+
+type Render = ExtendableContext['render'];
 
 /**
  * Nunjucks views through koa-views: `ctx.render('login', locals)` renders views/login.njk.
  * Autoescaping is on for every template; templates are cached outside development.
+ *
+ * `render` is installed on `app.context` once (koa-views' documented way to extend the
+ * context) rather than by a middleware that builds a render closure on every request, and
+ * koa-views and nunjucks are imported at the first render: probes, JSON answers and
+ * redirects never need them, and start-up does not wait for them (npm run bench, cold start).
  */
-export function viewsMiddleware(viewsDir: string, cache: boolean): Middleware {
+export function installViews(app: Koa, viewsDir: string, cache: boolean): void {
+  const renderer = onFirstUse(() => loadRenderer(viewsDir, cache));
+  app.context.render = async function render(this: ExtendableContext, viewPath: string, locals?: unknown) {
+    return (await renderer()).call(this, viewPath, locals);
+  };
+}
+
+async function loadRenderer(viewsDir: string, cache: boolean): Promise<Render> {
+  const [{ default: views }, { default: nunjucks }] = await Promise.all([import('koa-views'), import('nunjucks')]);
   const environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(viewsDir, { noCache: !cache }), {
     autoescape: true,
     throwOnUndefined: false,
   });
-  return views(viewsDir, { extension: 'njk', map: { njk: 'nunjucks' }, options: { nunjucksEnv: environment, cache } }) as Middleware;
+  const extendContext = views(viewsDir, { extension: 'njk', map: { njk: 'nunjucks' }, options: { nunjucksEnv: environment, cache } }) as unknown as () => Render;
+  // Called without a context, koa-views returns the render function for app.context.
+  return extendContext();
 }
