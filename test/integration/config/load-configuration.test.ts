@@ -1,8 +1,11 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfiguration } from '../../../src/adapters/config/load-configuration.js';
+import { findProjectRoot } from '../../../src/bootstrap/project-root.js';
+
+const projectRoot = findProjectRoot();
 
 describe('loadConfiguration', () => {
   let root: string;
@@ -98,12 +101,22 @@ describe('loadConfiguration', () => {
 });
 
 describe('the configuration schema', () => {
-  it('is a valid JSON Schema (startup skips this check for speed)', async () => {
+  it('is a valid JSON Schema (ajv checks it when it generates the validator)', async () => {
     const { Ajv } = await import('ajv');
     const { projectTemplateSchema } = await import('../../../src/adapters/config/schema.js');
     const ajv = new Ajv({ strict: true });
     ajv.addKeyword({ keyword: 'secret', schemaType: 'boolean' });
     expect(ajv.validateSchema(projectTemplateSchema), JSON.stringify(ajv.errors)).to.equal(true);
     expect(ajv.validateSchema({ type: 'object', properties: { x: { type: 'strin' } } })).to.equal(false);
+  });
+
+  it('is what the committed validator was generated from (after changing schema.ts, run npm run generate)', async () => {
+    const { GENERATED_VALIDATOR_PATH, settingsValidatorSource } = await import('../../../scripts/build/settings-validator-source.js');
+    const committed = readFileSync(join(projectRoot, GENERATED_VALIDATOR_PATH), 'utf8');
+    expect(committed === settingsValidatorSource(), `${GENERATED_VALIDATOR_PATH} is out of date: run npm run generate`).to.equal(true);
+    // The comparison can fail: one changed type in the schema changes the generated text.
+    const { projectTemplateSchema } = await import('../../../src/adapters/config/schema.js');
+    const changed = JSON.parse(JSON.stringify(projectTemplateSchema).replace('"HttpTimeoutSeconds":{"type":"number"}', '"HttpTimeoutSeconds":{"type":"string"}')) as Record<string, unknown>;
+    expect(settingsValidatorSource(changed)).to.not.equal(committed);
   });
 });
