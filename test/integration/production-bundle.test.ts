@@ -1,0 +1,114 @@
+/**
+ * What `npm start` runs is the esbuild bundle, not the sources the other suites import:
+ * these tests build it (into test-artifacts/, inside the project, where it finds views/
+ * and public/ as dist/bundle/ does) and use it as a separate process. Every part loaded
+ * on first use is reached: views, static files, the OpenID Connect adapter (a sign-in
+ * against a real provider) and, with REDIS_URL, the Redis store; plus the generated
+ * settings validator.
+ */
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
+import { bundleGatehouse, projectRoot } from '../../scripts/build/bundle-gatehouse.js';
+import { CLIENT_SECRET, freePort, startIdentityProvider, TestBrowser } from '../support/oidc-app.js';
+import { exitOf, listeningUrl } from '../support/run-main.js';
+
+const bundleDir = join(projectRoot, 'test-artifacts', 'bundle');
+const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
+
+function runBundle(env: Record<string, string>): { child: ChildProcess; output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [join(bundleDir, 'main.js')], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, output: () => ({ stdout, stderr }) };
+}
+
+describe('the production bundle (what npm start runs)', function () {
+  this.timeout(30_000);
+  const running: ChildProcess[] = [];
+
+  before(async () => {
+    await bundleGatehouse(bundleDir);
+  });
+  afterEach(async () => {
+    for (const child of running.splice(0)) {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+  });
+
+  it('serves the probes, a rendered page, a static file and a refusal, with nothing imported at start missing', async () => {
+    const { child, output } = runBundle({ NODE_ENV: 'production', ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1' });
+    running.push(child);
+    const url = await listeningUrl(output, child);
+    expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
+    const login = await fetch(`${url}/Account/Login`);
+    expect(login.status).to.equal(200);
+    expect(await login.text()).to.contain('<h1>Sign in</h1>');
+    const styles = await fetch(`${url}/styles.css`);
+    expect(styles.status).to.equal(200);
+    expect(styles.headers.get('content-type')).to.contain('text/css');
+    expect((await fetch(`${url}/api/app-info`)).status).to.equal(401);
+    expect(output().stderr).to.equal('');
+  });
+
+  it('reports a wrongly typed setting through the generated validator and exits 1', async () => {
+    const { child, output } = runBundle({ ProjectTemplate__Authentication__Enabled: 'maybe' });
+    expect(await exitOf(child)).to.equal(1);
+    expect(output().stderr).to.contain('ProjectTemplate:Authentication:Enabled must be a boolean');
+  });
+
+  describe('signed in through a real OpenID provider', () => {
+    let idp: DemoIdentityProvider;
+    let appUrl: string;
+
+    before(async () => {
+      appUrl = `http://127.0.0.1:${await freePort()}`;
+      idp = await startIdentityProvider([appUrl]);
+    });
+    after(async () => idp.close());
+
+    async function signInThrough(storeEnv: Record<string, string>): Promise<void> {
+      const { child, output } = runBundle({
+        NODE_ENV: 'test',
+        PORT: new URL(appUrl).port,
+        ProjectTemplate__Hosting__PublicOrigin: appUrl,
+        [`${OIDC}Enabled`]: 'true',
+        [`${OIDC}Authority`]: idp.issuer,
+        [`${OIDC}ClientId`]: 'gatehouse-test',
+        [`${OIDC}ClientSecret`]: CLIENT_SECRET,
+        ...storeEnv,
+      });
+      running.push(child);
+      await listeningUrl(output, child);
+      const browser = new TestBrowser();
+      const callback = await browser.signIn(appUrl, 'admin', '/api/app-info');
+      expect(callback.status).to.equal(302);
+      expect(callback.headers.get('location')).to.equal('/api/app-info');
+      expect((await browser.get(`${appUrl}/api/app-info`)).status).to.equal(200);
+      expect((await new TestBrowser().get(`${appUrl}/api/app-info`)).status).to.equal(401);
+      expect(output().stdout + output().stderr).not.to.contain(CLIENT_SECRET);
+    }
+
+    it('with the memory store', async () => {
+      await signInThrough({});
+    });
+
+    const redisUrl = process.env.REDIS_URL ?? '';
+    (redisUrl ? it : it.skip)(`with the Redis store${redisUrl ? '' : ' (skipped: REDIS_URL is not set)'}`, async () => {
+      await signInThrough({
+        ProjectTemplate__Session__Store: 'Redis',
+        ProjectTemplate__Session__Redis__Url: redisUrl,
+        ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
+      });
+    });
+  });
+});
