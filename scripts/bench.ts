@@ -8,10 +8,14 @@
  * (autocannon) in this process on core 1, over loopback. The Gatehouse rows run the
  * compiled code in dist/ (npm run bench builds first) with the production posture
  * (NODE_ENV=production, plain http on loopback) and the request log really written.
+ * Where `perf stat` can count instructions (Debian's linux-perf), each row also reports the
+ * user-space instructions the server executed per request: a figure that, unlike req/s,
+ * barely moves with other work on a shared machine.
  *
  * Environment, for investigating: BENCH_SECONDS (measured seconds per row, default 8),
- * BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of bare,memory,redis,anonymous),
- * BENCH_EXTRAS=0 (no cold start or memory), BENCH_DIST (another build of the sources to
+ * BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of bare,koa-session,memory,redis,anonymous),
+ * BENCH_EXTRAS=0 (no cold start or memory), BENCH_MAIN (the entry point cold start runs,
+ * default dist/bundle/main.js, what npm start runs), BENCH_DIST (another build of the sources to
  * load instead of dist/, for a before/after comparison), BENCH_PROFILE=1 (each server writes
  * .cpuprofile files under bench-results/profiles/<row>/; summarize the main thread's,
  * `CPU.*.0.001.cpuprofile`, with `tsx scripts/bench/summarize-profile.ts <file>`).
@@ -33,7 +37,7 @@ const settings: LoadSettings = {
   measureSeconds: Number(process.env.BENCH_SECONDS ?? 8),
 };
 const profile = process.env.BENCH_PROFILE === '1';
-const onlyRows = (process.env.BENCH_ROWS ?? 'bare,memory,redis,anonymous').split(',');
+const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,anonymous').split(',');
 const extras = process.env.BENCH_EXTRAS !== '0';
 const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = join(resultsDir, 'profiles');
@@ -80,6 +84,15 @@ async function main(): Promise<void> {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
   const definitions: RowDefinition[] = [
     { key: 'bare', name: 'bare Koa + @koa/router (reference)', script: 'scripts/bench/bare-koa-server.ts', env: {}, path: '/api/app-info', expectedStatus: 200, authenticated: false },
+    {
+      key: 'koa-session',
+      name: 'bare Koa + koa-session alone, same record (floor)',
+      script: 'scripts/bench/koa-session-server.ts',
+      env: {},
+      path: '/api/app-info',
+      expectedStatus: 200,
+      authenticated: true,
+    },
     { key: 'memory', name: 'Gatehouse, memory store, authenticated', script: 'scripts/bench/gatehouse-server.ts', env: memoryStore, path: '/api/app-info', expectedStatus: 200, authenticated: true },
     {
       key: 'redis',
@@ -145,8 +158,9 @@ async function benchRow({ key, name, script, env, path, expectedStatus, authenti
     const url = `http://127.0.0.1:${port}${path}`;
     const headers: Record<string, string> = authenticated && cookie !== undefined ? { cookie } : {};
     await checkAnswers(url, headers, expectedStatus, authenticated);
-    const result = await measureLoad(url, headers, expectedStatus, settings, () => cpuSecondsOf(child.pid));
-    process.stdout.write(` ${result.requestsPerSecond} req/s${result.serverCpuMicrosPerRequest === undefined ? '' : `, server ${Math.round((result.serverCpu ?? 0) * 100)}% of a core, ${result.serverCpuMicrosPerRequest} µs CPU/request`}\n`);
+    const result = await measureLoad(url, headers, expectedStatus, settings, () => cpuSecondsOf(child.pid), child.pid);
+    const instructions = result.serverInstructionsPerRequest === undefined ? '' : `, ${Math.round(result.serverInstructionsPerRequest / 1000)}k instructions/request`;
+    process.stdout.write(` ${result.requestsPerSecond} req/s${result.serverCpuMicrosPerRequest === undefined ? '' : `, server ${Math.round((result.serverCpu ?? 0) * 100)}% of a core, ${result.serverCpuMicrosPerRequest} µs CPU/request`}${instructions}\n`);
     await stop(child);
     return { key, name, path, expectedStatus, result, requestLogLines: script.includes('gatehouse') ? countRequestLines(logFile) : undefined };
   } finally {
@@ -219,13 +233,18 @@ function report(rows: Row[], coldStart: ColdStart | undefined, memory: SessionMe
   const reference = references.length > 0 ? references.reduce((sum, value) => sum + value, 0) / references.length : undefined;
   const ratio = (row: Row | undefined) => (row?.result && reference ? Math.round((row.result.requestsPerSecond / reference) * 100) / 100 : undefined);
   const cpu = (result: LoadResult) => (result.serverCpuMicrosPerRequest === undefined ? 'n/a' : `${result.serverCpuMicrosPerRequest} µs (${Math.round((result.serverCpu ?? 0) * 100)}%)`);
+  const referenceInstructions = mean(rows.filter((row) => row.key === 'bare').map((row) => row.result?.serverInstructionsPerRequest));
+  const instructions = (result: LoadResult) =>
+    result.serverInstructionsPerRequest === undefined || referenceInstructions === undefined
+      ? 'n/a'
+      : `${Math.round(result.serverInstructionsPerRequest / 1000)}k (${(result.serverInstructionsPerRequest / referenceInstructions).toFixed(2)}x)`;
   const lines = [
-    `| row | req/s | p50 | p99 | vs bare Koa${references.length > 1 ? ' (mean of its runs)' : ''} | server CPU per request (core use) |`,
-    '|---|---:|---:|---:|---:|---:|',
+    `| row | req/s | p50 | p99 | vs bare Koa${references.length > 1 ? ' (mean of its runs)' : ''} | server CPU per request (core use) | instructions per request (vs bare Koa) |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((row) =>
       row.result
-        ? `| ${row.name} | ${row.result.requestsPerSecond.toLocaleString('en-US')} | ${row.result.p50Ms} ms | ${row.result.p99Ms} ms | ${ratio(row)?.toFixed(2) ?? 'n/a'}x | ${cpu(row.result)} |`
-        : `| ${row.name} | skipped: ${row.skipped} | | | | |`,
+        ? `| ${row.name} | ${row.result.requestsPerSecond.toLocaleString('en-US')} | ${row.result.p50Ms} ms | ${row.result.p99Ms} ms | ${ratio(row)?.toFixed(2) ?? 'n/a'}x | ${cpu(row.result)} | ${instructions(row.result)} |`
+        : `| ${row.name} | skipped: ${row.skipped} | | | | | |`,
     ),
   ];
   console.log(lines.join('\n'));
@@ -286,6 +305,11 @@ function report(rows: Row[], coldStart: ColdStart | undefined, memory: SessionMe
 
 function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function mean(values: ReadonlyArray<number | undefined>): number | undefined {
+  const known = values.filter((value): value is number => value !== undefined);
+  return known.length === 0 ? undefined : known.reduce((sum, value) => sum + value, 0) / known.length;
 }
 
 function round1(value: number): number {
