@@ -8,6 +8,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
+import { serveReference } from './serve-reference.js';
 
 const startedAt = Date.now();
 const app = new Koa();
@@ -18,13 +19,4 @@ router.get('/api/app-info', (ctx) => {
 app.use(router.routes());
 app.use(router.allowedMethods());
 
-const server = app.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('not listening');
-  process.stdout.write(`READY ${address.port}\n`);
-});
-
-process.on('SIGTERM', () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveReference(app);

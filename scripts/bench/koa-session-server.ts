@@ -14,6 +14,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import createSession from 'koa-session';
 import { randomText, signedInRecord } from './signed-in-record.js';
+import { serveReference } from './serve-reference.js';
 
 const startedAt = Date.now();
 const token = randomText(32);
@@ -45,13 +46,4 @@ router.get('/api/app-info', (ctx) => {
 app.use(router.routes());
 app.use(router.allowedMethods());
 
-const server = app.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('not listening');
-  process.stdout.write(`READY ${address.port} sid=${token}\n`);
-});
-
-process.on('SIGTERM', () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveReference(app, `sid=${token}`);

@@ -7,28 +7,19 @@
  * settings validator.
  */
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
 import { bundleGatehouse, projectRoot } from '../../scripts/build/bundle-gatehouse.js';
 import { CLIENT_SECRET, freePort, startIdentityProvider, TestBrowser } from '../support/oidc-app.js';
-import { exitOf, listeningUrl } from '../support/run-main.js';
+import { exitOf, listeningUrl, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 
 const bundleDir = join(projectRoot, 'test-artifacts', 'bundle');
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
 
-function runBundle(env: Record<string, string>): { child: ChildProcess; output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [join(bundleDir, 'main.js')], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, output: () => ({ stdout, stderr }) };
+function runBundle(env: Record<string, string>): SpawnedProcess {
+  return spawnEntryPoint([join(bundleDir, 'main.js')], env);
 }
 
 describe('the production bundle (what npm start runs)', function () {

@@ -4,8 +4,21 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Starts the real entry point (src/bootstrap/main.ts through tsx) as its own process. */
-export function spawnMain(env: Record<string, string>): { child: ChildProcess; output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bootstrap/main.ts'], {
+export function spawnMain(env: Record<string, string>): SpawnedProcess {
+  return spawnEntryPoint(['--import', 'tsx', 'src/bootstrap/main.ts'], env);
+}
+
+export interface SpawnedProcess {
+  child: ChildProcess;
+  output: () => { stdout: string; stderr: string };
+}
+
+/**
+ * `node <args>` in the project root with a minimal environment (test settings, a free
+ * port, no drain delay) plus `env`, its output captured.
+ */
+export function spawnEntryPoint(args: readonly string[], env: Record<string, string>): SpawnedProcess {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
