@@ -15,9 +15,10 @@ function statusOf(url: string): Promise<number> {
 }
 
 /**
- * Milliseconds from spawning `node dist/bootstrap/main.js` (PORT=0) to the first 200
- * from /health/ready: process start, module loading, composition, listen. The URL comes
- * from main's "Gatehouse listening on <url>" log line.
+ * Milliseconds from spawning `node dist/bundle/main.js` (what npm start runs; BENCH_MAIN
+ * names another entry point) with PORT=0 to the first 200 from /health/ready: process
+ * start, module loading, composition, listen. The URL comes from main's "Gatehouse
+ * listening on <url>" log line.
  */
 export function coldStartOnce(env: Record<string, string>): Promise<number> {
   const listenEnv = { ...env, PORT: '0', HOST: '127.0.0.1', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0' };
