@@ -11,7 +11,7 @@
  */
 import { pino } from 'pino';
 import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
-import { randomText, signedInRecord } from './signed-in-record.js';
+import { randomText, signedInRecords } from './signed-in-record.js';
 
 const { createGatehouse, sessionStoreKey, sessionCookieName } = await loadCompiledGatehouse();
 
@@ -31,11 +31,14 @@ const server = await gatehouse.listen(0, '127.0.0.1');
 const address = server.address();
 if (typeof address !== 'object' || address === null) throw new Error('not listening');
 
-// Sign a user in the way a completed sign-in leaves things: a record under the hash of
-// a fresh 256-bit token, the token in the cookie.
+// Sign a user in the way a completed sign-in leaves things: the sign-in record, the
+// session record under the hash of a fresh 256-bit token, the token in the cookie.
 const token = randomText(32);
 const key = sessionStoreKey(token);
-await gatehouse.sessionStore.set(key, signedInRecord(1, Date.now()), gatehouse.settings.Session.IdleTimeout * 1000);
+const records = signedInRecords(1, Date.now());
+const ttlMs = gatehouse.settings.Session.IdleTimeout * 1000;
+await gatehouse.sessionStore.set(records.signInKey, records.signIn, ttlMs);
+await gatehouse.sessionStore.set(key, records.session, ttlMs);
 const cookie = `${sessionCookieName(gatehouse.settings.Session, gatehouse.environment === 'production')}=${token}`;
 process.stdout.write(`READY ${address.port} ${cookie}\n`);
 
@@ -45,8 +48,7 @@ process.on('SIGTERM', () => {
   stopping = true;
   setTimeout(() => process.exit(1), 5_000).unref();
   // exit(), not a signal death: --cpu-prof writes its profile at exit.
-  gatehouse.sessionStore
-    .destroy(key)
+  Promise.all([gatehouse.sessionStore.destroy(key), gatehouse.sessionStore.destroy(records.signInKey)])
     .then(() => gatehouse.shutdown())
     .then(
       () => process.exit(0),

@@ -1,6 +1,7 @@
 /**
  * A second reference row: bare Koa + @koa/router + koa-session and nothing else, holding
- * the same signed-in record Gatehouse holds (signed-in-record.ts) as JSON text in a Map,
+ * the same signed-in session record Gatehouse reads per request (signed-in-record.ts) as
+ * JSON text in a Map,
  * with an unsigned cookie. It measures what the session middleware the design keeps costs
  * by itself with that record: the floor under Gatehouse's authenticated rows, before
  * security headers, the request log, hashing the token into a store key, lifetimes and
@@ -13,12 +14,12 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import createSession from 'koa-session';
-import { randomText, signedInRecord } from './signed-in-record.js';
+import { randomText, signedInRecords } from './signed-in-record.js';
 import { serveReference } from './serve-reference.js';
 
 const startedAt = Date.now();
 const token = randomText(32);
-const records = new Map<string, string>([[token, JSON.stringify(signedInRecord(1, startedAt))]]);
+const records = new Map<string, string>([[token, JSON.stringify(signedInRecords(1, startedAt).session)]]);
 const store = {
   async get(key: string) {
     const json = records.get(key);

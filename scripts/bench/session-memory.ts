@@ -4,13 +4,14 @@
  *   node --expose-gc --import tsx scripts/bench/session-memory.ts [count]
  *
  * Composes the compiled Gatehouse with the memory store (not listening), writes
- * `count` signed-in records through `gatehouse.sessionStore` under keys derived as
- * the app derives them (sessionStoreKey of a fresh 256-bit token), and reports the
+ * `count` signed-in sessions through `gatehouse.sessionStore`, each as the app leaves it:
+ * a sign-in record and a session record under a key derived as the app derives it
+ * (sessionStoreKey of a fresh 256-bit token), and reports the
  * growth of V8 heap used plus external memory after full collections, per session.
  * Prints one JSON line.
  */
 import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
-import { randomText, signedInRecord } from './signed-in-record.js';
+import { randomText, signedInRecords } from './signed-in-record.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = globalThis.gc;
@@ -19,7 +20,7 @@ if (gc === undefined) throw new Error('run with node --expose-gc');
 const { createGatehouse, sessionStoreKey } = await loadCompiledGatehouse();
 const gatehouse = await createGatehouse({
   rootDir: projectRoot,
-  env: { ...process.env, ProjectTemplate__Session__Store: 'Memory', ProjectTemplate__Session__MaxSessions: String(count), ProjectTemplate__Logging__Level: 'warn' },
+  env: { ...process.env, ProjectTemplate__Session__Store: 'Memory', ProjectTemplate__Session__MaxSessions: String(2 * count + 2), ProjectTemplate__Logging__Level: 'warn' },
   logDestination: { write: () => undefined },
 });
 
@@ -30,25 +31,29 @@ function settledMemory(): { heapUsed: number; external: number; rss: number } {
 }
 
 const ttlMs = gatehouse.settings.Session.IdleTimeout * 1000;
-const sample = JSON.stringify(signedInRecord(count, Date.now()));
+async function writeSession(index: number, now: number): Promise<void> {
+  const records = signedInRecords(index, now);
+  await gatehouse.sessionStore.set(records.signInKey, records.signIn, ttlMs);
+  await gatehouse.sessionStore.set(sessionStoreKey(randomText(32)), records.session, ttlMs);
+}
+
+const sample = signedInRecords(count, Date.now());
 // Warm every code path once, so compiled code and inline caches are not counted.
-await gatehouse.sessionStore.set(sessionStoreKey(randomText(32)), signedInRecord(0, Date.now()), ttlMs);
+await writeSession(0, Date.now());
 await gatehouse.sessionStore.destroy('none');
 const before = settledMemory();
 const now = Date.now();
-for (let index = 0; index < count; index++) {
-  await gatehouse.sessionStore.set(sessionStoreKey(randomText(32)), signedInRecord(index, now), ttlMs);
-}
+for (let index = 0; index < count; index++) await writeSession(index, now);
 const after = settledMemory();
 // The store must hold every record, or the figure flatters it.
 const held = 'size' in gatehouse.sessionStore ? Number(gatehouse.sessionStore.size) : Number.NaN;
-if (held !== count) throw new Error(`the store holds ${held} records, expected ${count}`);
+if (held !== 2 * count + 2) throw new Error(`the store holds ${held} records, expected ${2 * count + 2}`);
 const grown = after.heapUsed + after.external - (before.heapUsed + before.external);
 
 process.stdout.write(
   `${JSON.stringify({
     sessions: count,
-    recordJsonBytes: Buffer.byteLength(sample),
+    recordJsonBytes: Buffer.byteLength(JSON.stringify(sample.session)) + Buffer.byteLength(JSON.stringify(sample.signIn)),
     bytesPerSession: Math.round(grown / count),
     heapUsedDeltaBytes: after.heapUsed - before.heapUsed,
     externalDeltaBytes: after.external - before.external,

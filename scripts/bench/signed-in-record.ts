@@ -5,36 +5,53 @@ export function randomText(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** The two records a completed sign-in leaves in the store, and the store key of the second. */
+export interface SignedInRecords {
+  /** The session record, read on every request (under the hash of the cookie token). */
+  session: Record<string, unknown>;
+  /** `signin:<ref>`: the write-once record the session points to. */
+  signInKey: string;
+  signIn: Record<string, unknown>;
+}
+
 /**
- * The session record of a signed-in user, in the shape the application stores after an
- * OpenID Connect sign-in (remote-callbacks.ts, then koa-session's save): a principal with
- * eight normalized claims as `[type, value]` pairs (storePrincipal), the anti-forgery
- * token, both times, the reference to the saved-tokens record (which lives apart and is
- * not loaded per request) and koa-session's `_session` marker.
+ * What a signed-in user has in the store after an OpenID Connect sign-in
+ * (remote-callbacks.ts, SignInRecords, then koa-session's save): the session record with
+ * the sign-in reference, both times, whether tokens are saved and their expiry (that record
+ * lives apart and is not loaded per request) and koa-session's `_session` marker; and the
+ * sign-in record with a principal of eight normalized claims as `[type, value]` pairs
+ * (storePrincipal) and the anti-forgery token.
  * Every value that differs between real users differs here too (`index`), so no string
  * is shared between records and the memory measurement is not flattered.
  */
-export function signedInRecord(index: number, now: number): Record<string, unknown> {
+export function signedInRecords(index: number, now: number): SignedInRecords {
+  const ref = randomText(16);
   return {
-    principal: {
-      scheme: 'OpenIdConnect',
-      claims: [
-        ['application:subject', randomText(16)],
-        ['application:name', `Person Number${index}`],
-        ['application:email', `person.number${index}@example.com`],
-        ['application:role', 'User'],
-        ['application:role', index % 10 === 0 ? 'Administrator' : 'Reader'],
-        ['application:permission', 'application.read'],
-        ['application:group', `team-${index % 50}`],
-        ['application:tenant', 'example'],
-      ],
+    session: {
+      signIn: ref,
+      createdAt: now,
+      lastSeenAt: now,
+      tokensSaved: true,
+      tokensExpireAt: now + 3_600_000,
+      tokensRefreshable: true,
+      _session: true,
     },
-    csrf: randomText(32),
-    createdAt: now,
-    lastSeenAt: now,
-    tokensRef: randomText(32),
-    tokensExpireAt: now + 3_600_000,
-    tokensRefreshable: true,
-    _session: true,
+    signInKey: `signin:${ref}`,
+    signIn: {
+      principal: {
+        scheme: 'OpenIdConnect',
+        claims: [
+          ['application:subject', randomText(16)],
+          ['application:name', `Person Number${index}`],
+          ['application:email', `person.number${index}@example.com`],
+          ['application:role', 'User'],
+          ['application:role', index % 10 === 0 ? 'Administrator' : 'Reader'],
+          ['application:permission', 'application.read'],
+          ['application:group', `team-${index % 50}`],
+          ['application:tenant', 'example'],
+        ],
+      },
+      csrf: randomText(32),
+    },
   };
 }

@@ -29,6 +29,7 @@ import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
 import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
 import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
 import { SavedTokens } from '../adapters/koa/session/saved-tokens.js';
+import { SignInRecords } from '../adapters/koa/session/sign-in-records.js';
 import { sessionLifetime, sessionMiddleware } from '../adapters/koa/session/session-middleware.js';
 import { createPinoLogger } from '../adapters/logging/pino-logger.js';
 import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
@@ -102,6 +103,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const container = buildContainer({ settings, environment, logger, clock, sessionStore: sessionStore.store, identityProviders, healthChecks, governance: options.governance });
 
   const savedTokens = new SavedTokens(sessionStore.store, settings.Session.AbsoluteLifetime * 1000);
+  const signIns = new SignInRecords(sessionStore.store, settings.Session.AbsoluteLifetime * 1000);
   const endpoints: Endpoint[] = [
     ...healthRoutes(container.resolve(CheckReadiness)),
     ...errorRoutes(),
@@ -110,6 +112,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
       authenticationEnabled: settings.Authentication.Enabled,
       signOut: container.resolve(SignOut),
       savedTokens,
+      signIns,
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
     }),
@@ -146,9 +149,18 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     formActionOrigins: registeredProviders(settings).includes('OpenIdConnect') && oidc.SignOutAtProvider ? [new URL(oidc.Authority).origin] : [],
     endpoints,
     sessionPipeline: (koa) => [
-      sessionMiddleware({ app: koa, store: sessionStore.store, settings: settings.Session, production: environment === 'production', clock }),
-      authentication({ clock, lifetime: sessionLifetime(settings.Session), refreshTokens: container.resolve(RefreshTokens), savedTokens }),
-      remoteCallbacks({ providers: identityProviders.map((p) => p.info), completeSignIn: container.resolve(CompleteSignIn), savedTokens, publicOrigin: publicOrigin.value, clock }),
+      sessionMiddleware({
+        app: koa,
+        store: sessionStore.store,
+        settings: settings.Session,
+        production: environment === 'production',
+        clock,
+        releaseExpired: async (record) => {
+          await Promise.all([signIns.releaseFor(record), savedTokens.releaseFor(record)]);
+        },
+      }),
+      authentication({ clock, lifetime: sessionLifetime(settings.Session), refreshTokens: container.resolve(RefreshTokens), savedTokens, signIns }),
+      remoteCallbacks({ providers: identityProviders.map((p) => p.info), completeSignIn: container.resolve(CompleteSignIn), savedTokens, signIns, publicOrigin: publicOrigin.value, clock }),
     ],
     authorizeEndpoint: (endpoint) => authorizeEndpoint(endpoint, access, { challengeScheme: settings.Authentication.DefaultChallengeScheme }),
   });

@@ -100,8 +100,8 @@ export interface StoredTokens {
 /** The tokens saved for a browser's session (their own record, referenced from the session). */
 export async function storedTokens(app: OidcApp, browser: TestBrowser): Promise<{ key: string; tokens: StoredTokens } | undefined> {
   const session = await storedSession(app, browser);
-  const ref = session?.tokensRef;
-  if (typeof ref !== 'string') return undefined;
+  const ref = session?.signIn;
+  if (session?.tokensSaved !== true || typeof ref !== 'string') return undefined;
   const key = `tokens:${ref}`;
   return { key, tokens: (await app.gatehouse.sessionStore.get(key)) as unknown as StoredTokens };
 }

@@ -1,24 +1,35 @@
 import { newSessionToken, sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
+import { SignInRecords } from '../../src/adapters/koa/session/sign-in-records.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import type { Claim, Principal } from '../../src/domain/claims/principal.js';
 
 export interface SignedIn {
   /** `Cookie` header value carrying the session. */
   cookie: string;
+  token: string;
   csrf: string;
+  /** Reference of the sign-in record the session points to. */
+  signInRef: string;
 }
 
 /**
- * Signs a principal in by writing a session through the session-store port, exactly as
- * a completed sign-in leaves it (issue 3 allows this; no production path exists for it).
+ * Signs a principal in by writing the records a completed sign-in leaves, through the
+ * session-store port and the app's own SignInRecords (issue 3 allows this; no production
+ * path exists for it). `times` backdates the session.
  */
-export async function signIn(gatehouse: Gatehouse, claims: Array<[string, string]>, scheme = 'OpenIdConnect'): Promise<SignedIn> {
+export async function signIn(
+  gatehouse: Gatehouse,
+  claims: Array<[string, string]>,
+  options: { scheme?: string; times?: { createdAt: number; lastSeenAt: number } } = {},
+): Promise<SignedIn> {
+  const scheme = options.scheme ?? 'OpenIdConnect';
   const token = newSessionToken();
-  const csrf = newSessionToken();
   const now = Date.now();
   const principal: Principal = { scheme, claims: claims.map(([type, value]): Claim => ({ type, value, issuer: scheme })) };
-  await gatehouse.sessionStore.set(sessionStoreKey(token), { principal, csrf, createdAt: now, lastSeenAt: now }, 60_000);
-  return { cookie: `gatehouse.sid=${token}`, csrf };
+  const session: Record<string, unknown> = { ...(options.times ?? { createdAt: now, lastSeenAt: now }) };
+  const { csrf } = await new SignInRecords(gatehouse.sessionStore, 60_000).create(session, principal);
+  await gatehouse.sessionStore.set(sessionStoreKey(token), session, 60_000);
+  return { cookie: `gatehouse.sid=${token}`, token, csrf, signInRef: String(session.signIn) };
 }
 
 export const adminClaims: Array<[string, string]> = [

@@ -12,7 +12,7 @@ import { defaultSettings } from '../../../src/domain/settings/default-settings.j
 async function serve(options: { production: boolean; keys?: string[]; proxy?: boolean }) {
   const settings = { ...defaultSettings().Session, Keys: options.keys ?? [] };
   const app = new Koa({ proxy: options.proxy ?? false });
-  app.use(sessionMiddleware({ app, store: new MemorySessionStore({ maxEntries: 10, clock: new SystemClock() }), settings, production: options.production, clock: new SystemClock() }));
+  app.use(sessionMiddleware({ app, store: new MemorySessionStore({ maxEntries: 10, clock: new SystemClock() }), settings, production: options.production, clock: new SystemClock(), releaseExpired: async () => undefined }));
   app.use((ctx) => {
     const session = sessionOf(ctx) as unknown as Record<string, unknown>;
     if (ctx.path === '/write') session.value = 'kept';

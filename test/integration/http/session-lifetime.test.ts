@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { newSessionToken, sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
+import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
 import { adminClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
@@ -8,12 +8,7 @@ describe('session cookie and lifetime', () => {
   before(async () => (running = await startGatehouse({ ProjectTemplate__Session__IdleTimeout: '600', ProjectTemplate__Session__AbsoluteLifetime: '3600' })));
   after(() => running.close());
 
-  const principal = { scheme: 'OpenIdConnect', claims: [{ type: 'application:name', value: 'Ada', issuer: 'OpenIdConnect' }] };
-  async function sessionWith(times: { createdAt: number; lastSeenAt: number }) {
-    const token = newSessionToken();
-    await running.gatehouse.sessionStore.set(sessionStoreKey(token), { principal, csrf: 'x', ...times }, 60_000);
-    return { token, cookie: `gatehouse.sid=${token}` };
-  }
+  const sessionWith = (times: { createdAt: number; lastSeenAt: number }) => signIn(running.gatehouse, [['application:name', 'Ada']], { times });
   const status = async (cookie: string) => (await fetch(`${running.url}/api/app-info`, { headers: { cookie } })).status;
 
   it('creates no session and sets no cookie for anonymous page views', async () => {
@@ -22,11 +17,24 @@ describe('session cookie and lifetime', () => {
     }
   });
 
-  it('ends a session idle for longer than IdleTimeout, and removes it from the store', async () => {
+  it('ends a session idle for longer than IdleTimeout, and removes it and its sign-in record from the store', async () => {
     const now = Date.now();
-    const { token, cookie } = await sessionWith({ createdAt: now - 700_000, lastSeenAt: now - 601_000 });
+    const { token, cookie, signInRef } = await sessionWith({ createdAt: now - 700_000, lastSeenAt: now - 601_000 });
+    expect(await running.gatehouse.sessionStore.get(`signin:${signInRef}`)).to.not.equal(undefined);
     expect(await status(cookie)).to.equal(401);
     expect(await running.gatehouse.sessionStore.get(sessionStoreKey(token))).to.equal(undefined);
+    expect(await running.gatehouse.sessionStore.get(`signin:${signInRef}`)).to.equal(undefined);
+  });
+
+  it('removes the saved-tokens record of a session that ended by expiry', async () => {
+    const now = Date.now();
+    const { token, cookie, signInRef } = await sessionWith({ createdAt: now - 3_601_000, lastSeenAt: now - 1000 });
+    const store = running.gatehouse.sessionStore;
+    const session = await store.get(sessionStoreKey(token));
+    await store.set(`tokens:${signInRef}`, { accessToken: 'sentinel-access-token' }, 60_000);
+    await store.set(sessionStoreKey(token), { ...session, tokensSaved: true }, 60_000);
+    expect(await status(cookie)).to.equal(401);
+    expect(await store.get(`tokens:${signInRef}`)).to.equal(undefined);
   });
 
   it('ends a session older than AbsoluteLifetime however active it is', async () => {

@@ -3,14 +3,15 @@ import { flowKey } from '../../../application/flow-key.js';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
 import type { CompleteSignIn } from '../../../application/use-cases/complete-sign-in.js';
-import { newAntiForgeryToken } from '../anti-forgery.js';
-import { SavedTokens } from '../session/saved-tokens.js';
-import { readPendingFlows, sessionOf, storePrincipal } from '../session/session-state.js';
+import type { SavedTokens } from '../session/saved-tokens.js';
+import { readPendingFlows, sessionOf } from '../session/session-state.js';
+import type { SignInRecords } from '../session/sign-in-records.js';
 
 export interface RemoteCallbackDeps {
   providers: readonly IdentityProviderInfo[];
   completeSignIn: CompleteSignIn;
   savedTokens: SavedTokens;
+  signIns: SignInRecords;
   publicOrigin: string;
   clock: Clock;
 }
@@ -41,7 +42,8 @@ export function remoteCallbacks(deps: RemoteCallbackDeps): Middleware {
         pendingFlows,
       });
       const now = deps.clock.now();
-      Object.assign(session, { principal: storePrincipal(result.principal), csrf: newAntiForgeryToken(), createdAt: now, lastSeenAt: now });
+      await deps.signIns.create(session, result.principal);
+      Object.assign(session, { createdAt: now, lastSeenAt: now });
       await deps.savedTokens.save(session, result.tokens);
       if (result.pendingFlows.length > 0) session.pendingFlows = result.pendingFlows;
       else {

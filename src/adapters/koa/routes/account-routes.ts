@@ -9,12 +9,14 @@ import { singleQuery } from '../query.js';
 import { readForm, singleField } from '../read-form.js';
 import type { SavedTokens } from '../session/saved-tokens.js';
 import { sessionOf } from '../session/session-state.js';
+import type { SignInRecords } from '../session/sign-in-records.js';
 
 export interface AccountRouteDeps {
   providers: readonly IdentityProviderInfo[];
   authenticationEnabled: boolean;
   signOut: SignOut;
   savedTokens: SavedTokens;
+  signIns: SignInRecords;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
 }
@@ -47,9 +49,10 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
         const session = sessionOf(ctx);
         const form = await readForm(ctx);
         // Not ctx.origin: Koa 3 answers it from the Origin header itself when one is sent.
-        verifyAntiForgery(ctx, deps.publicOrigin || `${ctx.protocol}://${ctx.host}`, session.csrf, singleField(form, '_csrf'));
+        verifyAntiForgery(ctx, deps.publicOrigin || `${ctx.protocol}://${ctx.host}`, ctx.state.csrfToken, singleField(form, '_csrf'));
         const { redirectUrl } = await deps.signOut.execute({ principal: ctx.state.principal as Principal, tokens: await deps.savedTokens.load(session) });
         await deps.savedTokens.drop(session);
+        await deps.signIns.drop(session);
         ctx.session = null; // destroys the server-side record and clears the cookie
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(redirectUrl);

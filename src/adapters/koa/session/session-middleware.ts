@@ -13,6 +13,8 @@ export interface SessionMiddlewareOptions {
   settings: SessionSettings;
   production: boolean;
   clock: Clock;
+  /** Removes the records an expired session points to (its sign-in, its saved tokens). */
+  releaseExpired: (record: StoredRecord) => Promise<void>;
 }
 
 /** `__Host-` keeps subdomains from setting or shadowing the cookie; it needs Secure, so production only. */
@@ -34,7 +36,7 @@ export function sessionLifetime(settings: SessionSettings): SessionLifetime {
  * server-side gains nothing from an HMAC, which halves throughput here (README).
  */
 export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware {
-  const { app, store, settings, production, clock } = options;
+  const { app, store, settings, production, clock, releaseExpired } = options;
   const lifetime = sessionLifetime(settings);
   const signed = settings.Keys.length > 0;
   if (signed) app.keys = [...settings.Keys];
@@ -47,7 +49,7 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
       if (!record) return undefined;
       const times = readTimes(record);
       if (!times || isExpired(times, lifetime, clock.now())) {
-        await store.destroy(key);
+        await Promise.all([store.destroy(key), releaseExpired(record)]);
         return undefined;
       }
       return record;

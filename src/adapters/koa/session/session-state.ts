@@ -7,14 +7,12 @@ import type { Claim, Principal } from '../../../domain/claims/principal.js';
  * `ctx.session`; these helpers read it field by field, since it comes back from a store.
  */
 export interface SessionFields {
-  /** The principal in its stored form (see `storePrincipal`). */
-  principal?: unknown;
-  /** Reference of the saved-tokens record (`SavedTokens`), and what requests need to know of it. */
-  tokensRef?: string;
+  /** Reference of the sign-in record holding the principal and anti-forgery token (`SignInRecords`). */
+  signIn?: string;
+  /** Whether tokens are saved for this sign-in (`SavedTokens`), and what requests need to know of them. */
+  tokensSaved?: boolean;
   tokensExpireAt?: number;
   tokensRefreshable?: boolean;
-  /** Anti-forgery synchronizer token, created at sign-in. */
-  csrf?: string;
   createdAt?: number;
   lastSeenAt?: number;
   /** Random value binding sign-in flows to this browser; survives the id change at sign-in. */
@@ -32,9 +30,9 @@ export function sessionOf(ctx: Context): KoaSession & SessionFields {
 }
 
 /**
- * The principal as the session stores it: claims as `[type, value]` pairs when they all
- * come from the scheme the user signed in with (always so after a sign-in), which halves
- * the session record that every request loads, hashes and compares.
+ * The principal as the sign-in record stores it: claims as `[type, value]` pairs when
+ * they all come from the scheme the user signed in with (always so after a sign-in),
+ * which halves the record a process reads when it first sees the session.
  */
 export function storePrincipal(principal: Principal): unknown {
   const sameIssuer = principal.claims.every((claim) => claim.issuer === principal.scheme);
