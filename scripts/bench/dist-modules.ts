@@ -22,5 +22,6 @@ export async function loadCompiledGatehouse() {
     ...((await load('bootstrap/gatehouse.js')) as typeof import('../../src/bootstrap/gatehouse.js')),
     ...((await load('adapters/koa/session/session-token.js')) as typeof import('../../src/adapters/koa/session/session-token.js')),
     ...((await load('adapters/koa/session/session-middleware.js')) as typeof import('../../src/adapters/koa/session/session-middleware.js')),
+    ...((await load('adapters/logging/buffered-destination.js')) as typeof import('../../src/adapters/logging/buffered-destination.js')),
   };
 }

@@ -6,14 +6,14 @@
  *
  * Configuration comes from the environment the parent passes (store, Redis URL, key
  * prefix). The request log is written at level info to BENCH_LOG_FILE (not to the
- * parent's pipe). Prints `READY <port> <cookie header>` once listening; SIGTERM removes
- * the session and shuts down.
+ * parent's pipe), buffered as production buffers stdout (buffered-destination.ts).
+ * Prints `READY <port> <cookie header>` once listening; SIGTERM removes the session and
+ * shuts down.
  */
-import { pino } from 'pino';
 import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
 import { randomText, signedInRecords } from './signed-in-record.js';
 
-const { createGatehouse, sessionStoreKey, sessionCookieName } = await loadCompiledGatehouse();
+const { createGatehouse, sessionStoreKey, sessionCookieName, bufferedDestination } = await loadCompiledGatehouse();
 
 const gatehouse = await createGatehouse({
   rootDir: projectRoot,
@@ -24,7 +24,7 @@ const gatehouse = await createGatehouse({
     ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
     ProjectTemplate__Logging__Level: 'info',
   },
-  logDestination: pino.destination({ dest: process.env.BENCH_LOG_FILE ?? '/dev/null', sync: false, mkdir: true }),
+  logDestination: bufferedDestination(process.env.BENCH_LOG_FILE ?? '/dev/null'),
 });
 
 const server = await gatehouse.listen(0, '127.0.0.1');

@@ -2,6 +2,7 @@ import { pino, type DestinationStream } from 'pino';
 import type { Logger } from '../../application/ports/logger.js';
 import type { LoggingSettings } from '../../domain/settings/settings.js';
 import { secretKeyPaths } from '../config/schema.js';
+import { bufferedDestination } from './buffered-destination.js';
 import { redactPaths, secretScrubber } from './redaction.js';
 
 export interface LoggerOptions {
@@ -21,7 +22,7 @@ export function createPinoLogger(options: LoggerOptions): Logger {
       serializers: { err: serializeError },
       hooks: { streamWrite: secretScrubber(options.secretValues) },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? bufferedDestination(),
   );
 }
 
