@@ -114,6 +114,18 @@ if (redisUrl === '') {
         expect(await admin.pttl(runPrefix + key)).to.be.within(1, 30_000);
       });
 
+      it('sends the reads of requests that arrive together in one write (auto-pipelining), each with its own answer', async function () {
+        await store.set(key, { n: 1 }, 60_000);
+        const readsByRedis = async () => Number(/total_reads_processed:(\d+)/.exec(await admin.info('stats'))?.[1]);
+        const before = await readsByRedis();
+        const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => store.get(i === 7 ? key : `${key}:missing:${i}`)));
+        const reads = (await readsByRedis()) - before;
+        // One read for the batch and one for the INFO above; 50 separate writes read as about 50.
+        expect(reads).to.be.at.most(5);
+        expect(answers.filter((answer) => answer !== undefined)).to.deep.equal([{ n: 1 }]);
+        expect(answers[7]).to.deep.equal({ n: 1 });
+      });
+
       it('keeps keys under the prefix and values as JSON', async function () {
         const record = { principal: { sub: 'alice' }, csrfToken: 'token', createdAt: 1 };
         await store.set(key, record, 60_000);
