@@ -32,8 +32,11 @@ export function securityHeaders(options: SecurityHeaderOptions): Middleware {
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
   };
   if (options.strictTransportSecurity) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
+  const entries = Object.entries(headers);
   return async function setSecurityHeaders(ctx, next) {
-    ctx.set(headers);
+    // Straight onto the response: nothing has been sent this early, and ctx.set() builds
+    // and normalizes a new list of the same constant headers on every request.
+    for (const [name, value] of entries) ctx.res.setHeader(name, value);
     await next();
   };
 }

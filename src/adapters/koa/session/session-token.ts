@@ -37,9 +37,11 @@ export function isSessionToken(value: string): boolean {
   return TOKEN_SHAPE.test(value);
 }
 
+const utf8 = new TextEncoder();
+
 /** SHA-256 of the token (through @oslojs/crypto), hex. */
 function tokenHash(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return encodeHexLowerCase(sha256(utf8.encode(token)));
 }
 
 export function sessionStoreKey(token: string): string {
