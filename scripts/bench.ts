@@ -254,7 +254,7 @@ function report(rows: Row[], coldStart: ColdStart | undefined, memory: SessionMe
   }
   if (memory) {
     const overhead = memory.bytesPerSession - memory.recordJsonBytes;
-    console.log(`memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the record's JSON is ${memory.recordJsonBytes} bytes; key, entry and map ${overhead} bytes)`);
+    console.log(`memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${memory.recordJsonBytes} bytes; keys, entries and map ${overhead} bytes)`);
   }
   for (const row of rows) if (row.skipped) console.log(`note: ${row.name} skipped: ${row.skipped}`);
   const unsaturated = rows.filter((row) => row.result?.serverCpu !== undefined && row.result.serverCpu < 0.9);
