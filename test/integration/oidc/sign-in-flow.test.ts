@@ -112,11 +112,29 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(app.logs.join('\n')).not.to.contain('token refresh refused');
   });
 
+  it('signing in again while signed in replaces the sign-in record and its tokens, and removes the earlier ones', async () => {
+    const browser = new TestBrowser();
+    await browser.signIn(app.url, 'user');
+    const first = await storedSession(app, browser);
+    const firstTokens = await storedTokens(app, browser);
+    expect(first?.signIn).to.be.a('string');
+    expect(firstTokens?.key).to.equal(`tokens:${String(first?.signIn)}`);
+
+    await browser.signIn(app.url, 'user');
+    const second = await storedSession(app, browser);
+    expect(second?.signIn).to.be.a('string').and.not.equal(first?.signIn);
+    expect(await app.gatehouse.sessionStore.get(`signin:${String(first?.signIn)}`)).to.equal(undefined);
+    expect(await app.gatehouse.sessionStore.get(firstTokens?.key ?? 'missing')).to.equal(undefined);
+    expect((await storedTokens(app, browser))?.tokens.accessToken).to.be.a('string');
+    expect((await browser.get(`${app.url}/api/app-info`)).status).to.equal(200);
+  });
+
   it('logs out at the provider too (RP-initiated logout), and the old cookie is anonymous', async () => {
     const browser = new TestBrowser();
     await browser.signIn(app.url, 'admin');
     const oldCookie = browser.jar.header(app.url) ?? '';
     const saved = await storedTokens(app, browser);
+    const signInRef = String((await storedSession(app, browser))?.signIn);
     const home = await (await browser.get(`${app.url}/`)).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1] ?? '';
     const response = await browser.post(`${app.url}/Account/Logout`, { _csrf: csrf }, { origin: app.url });
@@ -126,6 +144,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(location.searchParams.get('id_token_hint')).to.be.a('string');
     expect(location.searchParams.get('post_logout_redirect_uri')).to.equal(`${app.url}/`);
     expect(await app.gatehouse.sessionStore.get(saved?.key ?? 'missing')).to.equal(undefined);
+    expect(await app.gatehouse.sessionStore.get(`signin:${signInRef}`)).to.equal(undefined);
     const replay = await fetch(`${app.url}/`, { headers: { cookie: oldCookie }, redirect: 'manual' });
     expect(replay.status).to.equal(302);
     expect(replay.headers.get('location')).to.match(/^\/Account\/Login/);

@@ -42,6 +42,8 @@ export function remoteCallbacks(deps: RemoteCallbackDeps): Middleware {
         pendingFlows,
       });
       const now = deps.clock.now();
+      // Signing in again while signed in replaces the earlier sign-in and its tokens.
+      await deps.savedTokens.drop(session);
       await deps.signIns.create(session, result.principal);
       Object.assign(session, { createdAt: now, lastSeenAt: now });
       await deps.savedTokens.save(session, result.tokens);

@@ -1,6 +1,6 @@
+import { encodeBase64urlNoPadding } from '@oslojs/encoding';
 import type { SessionStore, StoredRecord } from '../../../application/ports/session-store.js';
 import { displayName, type Claim, type Principal } from '../../../domain/claims/principal.js';
-import { encodeBase64urlNoPadding } from '@oslojs/encoding';
 import { newAntiForgeryToken } from '../anti-forgery.js';
 import { RecentlyUsed } from './recently-used.js';
 import { readPrincipal, storePrincipal, type SessionFields } from './session-state.js';
