@@ -120,6 +120,10 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     },
     // Refresh tokens for every client allowed the grant, without requiring offline_access.
     issueRefreshToken: (_ctx: unknown, client: ProviderClient) => client.grantTypeAllowed('refresh_token'),
+    // Every refresh token is good for one use, as with Auth0, Okta or Entra ID rotation: a
+    // second use of a spent one is refused and revokes the grant (oidc-provider's reuse
+    // detection), so a double refresh by two instances shows up here as it would there.
+    rotateRefreshToken: true,
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: true },

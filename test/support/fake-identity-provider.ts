@@ -7,6 +7,8 @@ export class FakeIdentityProvider implements IdentityProvider {
   private counter = 0;
   identity: ProviderIdentity = { claims: { sub: 'u1', name: 'Una', roles: ['Administrator'] }, tokens: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' } };
   refreshDelayMs = 0;
+  /** Answers a refresh as a provider that no longer accepts the refresh token. */
+  refuseRefresh = false;
 
   async beginChallenge(): Promise<ChallengeStart> {
     this.calls.beginChallenge += 1;
@@ -22,6 +24,7 @@ export class FakeIdentityProvider implements IdentityProvider {
   async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
     this.calls.refreshTokens += 1;
     await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
+    if (this.refuseRefresh) throw Object.assign(new Error('refresh token refused'), { code: 'invalid_grant' });
     return { ...tokens, accessToken: `${tokens.accessToken}-refreshed`, expiresAt: Date.now() + 3_600_000 };
   }
 }

@@ -82,6 +82,16 @@ export class MemorySessionStore implements SessionStore {
     return decodeRecord(entry.json);
   }
 
+  // No await between the lookup and the write: two concurrent claims cannot both win.
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const expiresAt = this.clock.now() + checkTimeToLive(ttlMs);
+    if (this.live(key) !== undefined) return false;
+    this.entries.set(compactCopy(key), { json: '{}', expiresAt });
+    this.evictOverflow();
+    this.sweep();
+    return true;
+  }
+
   /** The store lives in this process: if the process answers, so does the store. */
   async ping(): Promise<boolean> {
     return true;

@@ -91,6 +91,12 @@ export class RedisSessionStore implements SessionStore {
     return json === null ? undefined : this.decode(json);
   }
 
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTimeToLive(ttlMs);
+    // SET … NX answers OK only to the one client that created the key.
+    return (await this.run(() => this.redis.set(this.keyPrefix + key, '{}', 'PX', ttl, 'NX'))) === 'OK';
+  }
+
   /** True when Redis answers PING within the command time-out. Never throws. */
   async ping(): Promise<boolean> {
     try {

@@ -23,6 +23,12 @@ export interface SessionStore {
   destroy(key: string): Promise<void>;
   /** Reads and deletes in one atomic step: a single-use record can be taken once only. */
   take(key: string): Promise<StoredRecord | undefined>;
+  /**
+   * Creates an empty record under the key only if none exists, in one atomic step, with
+   * a time-to-live: true for the one caller that created it, across every process
+   * sharing the store. A claim is never released early; it ends with its time-to-live.
+   */
+  claim(key: string, ttlMs: number): Promise<boolean>;
 }
 
 export const SessionStoreToken = Symbol('SessionStore');

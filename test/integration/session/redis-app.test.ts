@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
-import { freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
+import { freePort, startIdentityProvider, startOidcApp, storedTokens, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
 import { adminClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
@@ -72,6 +73,29 @@ else describe('Gatehouse on Redis', function () {
       expect(logout.status).to.equal(302);
       expect((await fetch(`${a.url}/api/app-info`, { headers: { cookie } })).status).to.equal(401);
       expect((await fetch(`${bUrl}/api/app-info`, { headers: { cookie } })).status).to.equal(401);
+    });
+
+    it('refreshes expired tokens once across both instances: the rotating refresh token is spent once, the grant survives', async () => {
+      const browser = new TestBrowser();
+      await browser.signIn(a.url, 'admin');
+      const cookie = browser.jar.header(a.url) ?? '';
+      const bUrl = `http://127.0.0.1:${new URL(b.url).port}`;
+      const sessionKey = sessionStoreKey(browser.sessionToken(a.url) ?? '');
+      const store = a.gatehouse.sessionStore;
+      const expireTokens = async () => store.set(sessionKey, { ...((await store.get(sessionKey)) ?? {}), tokensExpireAt: Date.now() - 1000 }, 60_000);
+
+      for (let round = 1; round <= 2; round++) {
+        const before = await storedTokens(a, browser);
+        await expireTokens();
+        const statuses = await Promise.all([a.url, bUrl, a.url, bUrl, a.url, bUrl].map(async (url) => (await fetch(`${url}/api/app-info`, { headers: { cookie } })).status));
+        expect(statuses, `round ${round}`).to.deep.equal([200, 200, 200, 200, 200, 200]);
+        const after = await storedTokens(a, browser);
+        expect(after?.tokens.accessToken, `round ${round}`).to.be.a('string').and.not.equal(before?.tokens.accessToken);
+        expect(after?.tokens.refreshToken, `round ${round}`).to.not.equal(before?.tokens.refreshToken); // rotated
+        expect((await store.get(sessionKey))?.tokensExpireAt, `round ${round}`).to.be.greaterThan(Date.now());
+      }
+      // A second use of a spent refresh token would have been refused and the grant revoked.
+      expect([...a.logs, ...b.logs].join('\n')).not.to.contain('token refresh refused');
     });
 
     it('reports the store in readiness', async () => {

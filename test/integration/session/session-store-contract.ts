@@ -124,12 +124,29 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
       expect(await store.get(key)).to.deep.equal({ shared: 'b' });
     });
 
+    it('claim: of concurrent claims exactly one wins, and a claimed key stays claimed until its time-to-live ends', async function () {
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => store.claim(key, TTL)));
+      expect(results.filter((won) => won)).to.have.length(1);
+      expect(await store.claim(key, TTL)).to.equal(false);
+      await subject.elapse(TTL + 50);
+      expect(await store.claim(key, LONG_TTL)).to.equal(true);
+    });
+
+    it('claim does not win over an existing record, and leaves it as it was', async function () {
+      const record = sessionRecord();
+      await store.set(key, record, LONG_TTL);
+      expect(await store.claim(key, LONG_TTL)).to.equal(false);
+      expect(await store.get(key)).to.deep.equal(record);
+    });
+
     it('refuses a time-to-live that would keep a record forever', async function () {
       for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
         const setError = await store.set(key, sessionRecord(), ttl).then(() => undefined, (error: unknown) => error);
         expect(setError, `set with ${ttl}`).to.be.instanceOf(RangeError);
         const touchError = await store.touch(key, ttl).then(() => undefined, (error: unknown) => error);
         expect(touchError, `touch with ${ttl}`).to.be.instanceOf(RangeError);
+        const claimError = await store.claim(key, ttl).then(() => undefined, (error: unknown) => error);
+        expect(claimError, `claim with ${ttl}`).to.be.instanceOf(RangeError);
       }
       expect(await store.get(key)).to.equal(undefined);
     });

@@ -4,16 +4,40 @@ import type { HealthCheck } from '../../../src/application/ports/health-check.js
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { CheckReadiness } from '../../../src/application/use-cases/check-readiness.js';
 import { DrainState } from '../../../src/application/use-cases/drain-state.js';
-import { RefreshTokens } from '../../../src/application/use-cases/refresh-tokens.js';
+import type { SessionTokens } from '../../../src/application/ports/identity-provider.js';
+import { RefreshTokens, type RefreshOutcome } from '../../../src/application/use-cases/refresh-tokens.js';
+import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
+import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('RefreshTokens', () => {
+  const tokens: SessionTokens = { accessToken: 'a', refreshToken: 'r', expiresAt: 0 };
+  const settings = (httpTimeoutSeconds = 10) => {
+    const defaults = defaultSettings();
+    return { ...defaults, Authentication: { ...defaults.Authentication, HttpTimeoutSeconds: httpTimeoutSeconds } };
+  };
+  /** One process's RefreshTokens; processes made from one store share it, as instances share Redis. */
+  const process = (provider: FakeIdentityProvider, store: MemorySessionStore, httpTimeoutSeconds?: number) =>
+    new RefreshTokens([provider], new FixedClock(), silent, store, settings(httpTimeoutSeconds));
+  /** The saved-tokens record, as the authentication middleware keeps it from each outcome. */
+  class Saved {
+    current: SessionTokens | undefined = tokens;
+    readonly reload = async () => this.current;
+    keep(result: RefreshOutcome): RefreshOutcome {
+      if (result.outcome === 'refreshed') this.current = result.tokens;
+      if (result.outcome === 'refused') this.current = undefined;
+      return result;
+    }
+  }
+  let store: MemorySessionStore;
+  beforeEach(() => (store = new MemorySessionStore({ maxEntries: 100, clock: new FixedClock() })));
+
   it('refreshes only expired tokens that carry a refresh token', () => {
     const clock = new FixedClock(1_000_000);
-    const refresh = new RefreshTokens([new FakeIdentityProvider()], clock, silent);
+    const refresh = new RefreshTokens([new FakeIdentityProvider()], clock, silent, store, settings());
     expect(refresh.needsRefresh(1_000_000, true)).to.equal(true);
     expect(refresh.needsRefresh(1_000_000 + 20_000, true)).to.equal(true); // inside the 30 s skew
     expect(refresh.needsRefresh(1_000_000 + 3_600_000, true)).to.equal(false);
@@ -21,16 +45,69 @@ describe('RefreshTokens', () => {
     expect(refresh.needsRefresh(undefined, true)).to.equal(false);
   });
 
-  it('runs one refresh at a time per session, sharing its result', async () => {
+  it('runs one refresh at a time per sign-in within a process, sharing its result', async () => {
     const provider = new FakeIdentityProvider();
     provider.refreshDelayMs = 30;
-    const refresh = new RefreshTokens([provider], new FixedClock(), silent);
-    const tokens = { accessToken: 'a', refreshToken: 'r', expiresAt: 0 };
-    const results = await Promise.all([refresh.execute('s1', 'OpenIdConnect', tokens), refresh.execute('s1', 'OpenIdConnect', tokens), refresh.execute('s2', 'OpenIdConnect', tokens)]);
+    const refresh = process(provider, store);
+    const saved = new Saved();
+    const results = await Promise.all([refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload), refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload), refresh.execute('s2', 'OpenIdConnect', tokens, saved.reload)]);
     expect(provider.calls.refreshTokens).to.equal(2);
-    expect(results.map((t) => t?.accessToken)).to.deep.equal(['a-refreshed', 'a-refreshed', 'a-refreshed']);
-    await refresh.execute('s1', 'OpenIdConnect', tokens);
-    expect(provider.calls.refreshTokens).to.equal(3);
+    expect(results).to.deep.equal([1, 2, 3].map(() => ({ outcome: 'refreshed', tokens: { ...tokens, accessToken: 'a-refreshed', expiresAt: (results[0] as { tokens: SessionTokens }).tokens.expiresAt } })));
+  });
+
+  it('refreshes once across processes: the others wait for the tokens the first one saves', async () => {
+    const provider = new FakeIdentityProvider();
+    provider.refreshDelayMs = 30;
+    const saved = new Saved();
+    const [a, b, c] = [process(provider, store), process(provider, store), process(provider, store)];
+    const results = await Promise.all([a, b, c].map((refresh) => refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result))));
+    expect(provider.calls.refreshTokens).to.equal(1);
+    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal(['a-refreshed', 'a-refreshed', 'a-refreshed']);
+  });
+
+  it('reads the saved tokens again once it holds the claim, and does not refresh tokens another process already replaced', async () => {
+    const provider = new FakeIdentityProvider();
+    const saved = new Saved();
+    saved.current = { ...tokens, accessToken: 'replaced-elsewhere', expiresAt: Date.now() + 3_600_000 };
+    const result = await process(provider, store).execute('s1', 'OpenIdConnect', tokens, saved.reload);
+    expect(result).to.deep.equal({ outcome: 'refreshed', tokens: saved.current });
+    expect(provider.calls.refreshTokens).to.equal(0);
+  });
+
+  it('a refusal reaches every waiting process, which drops the tokens too', async () => {
+    const provider = new FakeIdentityProvider();
+    provider.refreshDelayMs = 30;
+    provider.refuseRefresh = true;
+    const saved = new Saved();
+    const [a, b] = [process(provider, store), process(provider, store)];
+    const results = await Promise.all([a, b].map((refresh) => refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result))));
+    expect(results).to.deep.equal([{ outcome: 'refused' }, { outcome: 'refused' }]);
+    expect(provider.calls.refreshTokens).to.equal(1);
+  });
+
+  it('leaves the tokens alone when the other process does not finish in time, and never refreshes with them meanwhile', async () => {
+    const provider = new FakeIdentityProvider();
+    const saved = new Saved();
+    const stalled = process(new FakeIdentityProvider(), store);
+    stalled.execute('s1', 'OpenIdConnect', tokens, () => new Promise(() => undefined)); // claims, then never finishes
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = Date.now();
+    const result = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', tokens, saved.reload);
+    expect(result).to.deep.equal({ outcome: 'elsewhere' });
+    expect(Date.now() - started).to.be.within(150, 2_000); // waited about 2 x HttpTimeoutSeconds
+    expect(provider.calls.refreshTokens).to.equal(0);
+    expect(saved.current).to.equal(tokens);
+  });
+
+  it('a claim on one refresh token does not stand in the way of refreshing the next one', async () => {
+    const provider = new FakeIdentityProvider();
+    const saved = new Saved();
+    const first = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', tokens, saved.reload));
+    const next = first.outcome === 'refreshed' ? { ...first.tokens, refreshToken: 'r2' } : tokens;
+    saved.current = next;
+    const second = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', next, saved.reload);
+    expect(second.outcome).to.equal('refreshed');
+    expect(provider.calls.refreshTokens).to.equal(2);
   });
 });
 

@@ -23,8 +23,9 @@ export function authentication(deps: { clock: Clock; lifetime: SessionLifetime; 
       if (typeof session.lastSeenAt !== 'number' || now - session.lastSeenAt >= touchEvery) session.lastSeenAt = now;
       if (session.tokensSaved === true && deps.refreshTokens.needsRefresh(session.tokensExpireAt, session.tokensRefreshable === true)) {
         const tokens = await deps.savedTokens.load(session);
-        const fresh = tokens ? await deps.refreshTokens.execute(signIn.ref, principal.scheme, tokens) : undefined;
-        await deps.savedTokens.save(session, fresh);
+        const result = tokens ? await deps.refreshTokens.execute(signIn.ref, principal.scheme, tokens, () => deps.savedTokens.load(session)) : { outcome: 'refused' as const };
+        if (result.outcome === 'refreshed') await deps.savedTokens.save(session, result.tokens);
+        else if (result.outcome === 'refused') await deps.savedTokens.drop(session);
       }
       ctx.state.principal = principal;
       ctx.state.user = { name: signIn.userName };
