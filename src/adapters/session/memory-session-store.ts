@@ -54,11 +54,7 @@ export class MemorySessionStore implements SessionStore {
 
   async set(key: string, record: StoredRecord, ttlMs: number): Promise<void> {
     const expiresAt = this.clock.now() + checkTimeToLive(ttlMs);
-    // Delete first so an overwrite also moves the key to the most recently used end.
-    this.entries.delete(key);
-    this.entries.set(compactCopy(key), { json: compactCopy(encodeRecord(record)), expiresAt });
-    this.evictOverflow();
-    this.sweep();
+    this.insert(key, compactCopy(encodeRecord(record)), expiresAt);
   }
 
   async touch(key: string, ttlMs: number): Promise<void> {
@@ -86,9 +82,7 @@ export class MemorySessionStore implements SessionStore {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const expiresAt = this.clock.now() + checkTimeToLive(ttlMs);
     if (this.live(key) !== undefined) return false;
-    this.entries.set(compactCopy(key), { json: '{}', expiresAt });
-    this.evictOverflow();
-    this.sweep();
+    this.insert(key, '{}', expiresAt);
     return true;
   }
 
@@ -112,6 +106,15 @@ export class MemorySessionStore implements SessionStore {
       return undefined;
     }
     return entry;
+  }
+
+  /** Stores an entry as the most recently used, then keeps the store within its bounds. */
+  private insert(key: string, json: string, expiresAt: number): void {
+    // Delete first so an overwrite also moves the key to the most recently used end.
+    this.entries.delete(key);
+    this.entries.set(compactCopy(key), { json, expiresAt });
+    this.evictOverflow();
+    this.sweep();
   }
 
   private markUsed(key: string, entry: Entry): void {
