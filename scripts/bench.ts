@@ -74,16 +74,32 @@ interface Row {
 
 async function main(): Promise<void> {
   const pinned = pinSelfToLoadCore();
-  console.log(`Gatehouse benchmark: node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`);
-  console.log(pinned ? 'servers pinned to core 0, load generator (autocannon) to core 1' : 'no CPU pinning (taskset missing or a single core): server and load generator share the CPU');
-  console.log(`${settings.connections} connections, pipelining ${settings.pipelining}, ${settings.warmupSeconds} s warm-up + ${settings.measureSeconds} s measured per row\n`);
+  console.log(
+    `Gatehouse benchmark: node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
+  );
+  console.log(
+    pinned
+      ? 'servers pinned to core 0, load generator (autocannon) to core 1'
+      : 'no CPU pinning (taskset missing or a single core): server and load generator share the CPU',
+  );
+  console.log(
+    `${settings.connections} connections, pipelining ${settings.pipelining}, ${settings.warmupSeconds} s warm-up + ${settings.measureSeconds} s measured per row\n`,
+  );
   mkdirSync(resultsDir, { recursive: true });
   if (profile) mkdirSync(profileDir, { recursive: true });
 
   const redisReachable = await redisAnswers(REDIS_URL);
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
   const definitions: RowDefinition[] = [
-    { key: 'bare', name: 'bare Koa + @koa/router (reference)', script: 'scripts/bench/bare-koa-server.ts', env: {}, path: '/api/app-info', expectedStatus: 200, authenticated: false },
+    {
+      key: 'bare',
+      name: 'bare Koa + @koa/router (reference)',
+      script: 'scripts/bench/bare-koa-server.ts',
+      env: {},
+      path: '/api/app-info',
+      expectedStatus: 200,
+      authenticated: false,
+    },
     {
       key: 'koa-session',
       name: 'bare Koa + koa-session alone, same record (floor)',
@@ -93,7 +109,15 @@ async function main(): Promise<void> {
       expectedStatus: 200,
       authenticated: true,
     },
-    { key: 'memory', name: 'Gatehouse, memory store, authenticated', script: 'scripts/bench/gatehouse-server.ts', env: memoryStore, path: '/api/app-info', expectedStatus: 200, authenticated: true },
+    {
+      key: 'memory',
+      name: 'Gatehouse, memory store, authenticated',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: memoryStore,
+      path: '/api/app-info',
+      expectedStatus: 200,
+      authenticated: true,
+    },
     {
       key: 'redis',
       name: 'Gatehouse, Redis store, authenticated',
@@ -109,14 +133,40 @@ async function main(): Promise<void> {
       authenticated: true,
       skip: redisReachable ? undefined : `Redis not reachable at ${REDIS_URL}`,
     },
-    { key: 'anonymous', name: 'Gatehouse, anonymous GET / (302 to login)', script: 'scripts/bench/gatehouse-server.ts', env: memoryStore, path: '/', expectedStatus: 302, authenticated: false },
+    {
+      key: 'anonymous',
+      name: 'Gatehouse, anonymous GET / (302 to login)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: memoryStore,
+      path: '/',
+      expectedStatus: 302,
+      authenticated: false,
+    },
     // The reference again, last: other work on the machine drifts, and the ratios use the mean of both runs.
-    { key: 'bare', name: 'bare Koa + @koa/router (reference, run again)', script: 'scripts/bench/bare-koa-server.ts', env: {}, path: '/api/app-info', expectedStatus: 200, authenticated: false },
+    {
+      key: 'bare',
+      name: 'bare Koa + @koa/router (reference, run again)',
+      script: 'scripts/bench/bare-koa-server.ts',
+      env: {},
+      path: '/api/app-info',
+      expectedStatus: 200,
+      authenticated: false,
+    },
   ];
   const rows: Row[] = [];
   for (const definition of definitions) {
     if (!onlyRows.includes(definition.key)) continue;
-    rows.push(definition.skip ? { key: definition.key, name: definition.name, path: definition.path, expectedStatus: definition.expectedStatus, skipped: definition.skip } : await benchRow(definition));
+    rows.push(
+      definition.skip
+        ? {
+            key: definition.key,
+            name: definition.name,
+            path: definition.path,
+            expectedStatus: definition.expectedStatus,
+            skipped: definition.skip,
+          }
+        : await benchRow(definition),
+    );
   }
   if (!extras) {
     report(rows, undefined, undefined, { redisReachable, pinned });
@@ -151,7 +201,12 @@ async function benchRow({ key, name, script, env, path, expectedStatus, authenti
   process.stdout.write(`${name} ...`);
   const logFile = join(tmpdir(), `gatehouse-bench-${process.pid}-${Date.now()}.log`);
   // One folder per row: node names each thread's profile itself (the module loader's hooks thread writes one too).
-  const nodeArgs = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, slug(name))}`] : []), '--import', 'tsx', script];
+  const nodeArgs = [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, slug(name))}`] : []),
+    '--import',
+    'tsx',
+    script,
+  ];
   const child = spawnNode(nodeArgs, { ...env, BENCH_LOG_FILE: logFile });
   try {
     const [, port, cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, 15_000);
@@ -159,10 +214,22 @@ async function benchRow({ key, name, script, env, path, expectedStatus, authenti
     const headers: Record<string, string> = authenticated && cookie !== undefined ? { cookie } : {};
     await checkAnswers(url, headers, expectedStatus, authenticated);
     const result = await measureLoad(url, headers, expectedStatus, settings, () => cpuSecondsOf(child.pid), child.pid);
-    const instructions = result.serverInstructionsPerRequest === undefined ? '' : `, ${Math.round(result.serverInstructionsPerRequest / 1000)}k instructions/request`;
-    process.stdout.write(` ${result.requestsPerSecond} req/s${result.serverCpuMicrosPerRequest === undefined ? '' : `, server ${Math.round((result.serverCpu ?? 0) * 100)}% of a core, ${result.serverCpuMicrosPerRequest} µs CPU/request`}${instructions}\n`);
+    const instructions =
+      result.serverInstructionsPerRequest === undefined
+        ? ''
+        : `, ${Math.round(result.serverInstructionsPerRequest / 1000)}k instructions/request`;
+    process.stdout.write(
+      ` ${result.requestsPerSecond} req/s${result.serverCpuMicrosPerRequest === undefined ? '' : `, server ${Math.round((result.serverCpu ?? 0) * 100)}% of a core, ${result.serverCpuMicrosPerRequest} µs CPU/request`}${instructions}\n`,
+    );
     await stop(child);
-    return { key, name, path, expectedStatus, result, requestLogLines: script.includes('gatehouse') ? countRequestLines(logFile) : undefined };
+    return {
+      key,
+      name,
+      path,
+      expectedStatus,
+      result,
+      requestLogLines: script.includes('gatehouse') ? countRequestLines(logFile) : undefined,
+    };
   } finally {
     await stop(child);
     rmSync(logFile, { force: true });
@@ -170,29 +237,45 @@ async function benchRow({ key, name, script, env, path, expectedStatus, authenti
 }
 
 /** Proves what is measured: the expected status with the cookie, and (for a protected row) a refusal without it. */
-async function checkAnswers(url: string, headers: Record<string, string>, expectedStatus: number, protectedRow: boolean): Promise<void> {
+async function checkAnswers(
+  url: string,
+  headers: Record<string, string>,
+  expectedStatus: number,
+  protectedRow: boolean,
+): Promise<void> {
   const response = await fetch(url, { headers, redirect: 'manual' });
   const body = await response.text();
-  if (response.status !== expectedStatus) throw new Error(`${url} answered ${response.status}, expected ${expectedStatus}: ${body.slice(0, 200)}`);
-  if (expectedStatus === 200 && !('uptimeSeconds' in (JSON.parse(body) as object))) throw new Error(`${url} did not answer the app-info JSON: ${body.slice(0, 200)}`);
-  if (expectedStatus === 302 && !(response.headers.get('location') ?? '').startsWith('/Account/Login')) throw new Error(`${url} did not redirect to the login page`);
+  if (response.status !== expectedStatus)
+    throw new Error(`${url} answered ${response.status}, expected ${expectedStatus}: ${body.slice(0, 200)}`);
+  if (expectedStatus === 200 && !('uptimeSeconds' in (JSON.parse(body) as object)))
+    throw new Error(`${url} did not answer the app-info JSON: ${body.slice(0, 200)}`);
+  if (expectedStatus === 302 && !(response.headers.get('location') ?? '').startsWith('/Account/Login'))
+    throw new Error(`${url} did not redirect to the login page`);
   if (protectedRow) {
     const anonymous = await fetch(url, { redirect: 'manual' });
     await anonymous.arrayBuffer();
-    if (anonymous.status !== 401) throw new Error(`${url} answered ${anonymous.status} without a session, expected 401: the row would not measure authentication`);
+    if (anonymous.status !== 401)
+      throw new Error(
+        `${url} answered ${anonymous.status} without a session, expected 401: the row would not measure authentication`,
+      );
   }
 }
 
 function countRequestLines(logFile: string): number {
   try {
-    return readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes('"msg":"request"')).length;
+    return readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request"')).length;
   } catch {
     return 0;
   }
 }
 
 async function sessionMemory(count: number): Promise<SessionMemory> {
-  const child: ChildProcess = spawnNode(['--expose-gc', '--import', 'tsx', 'scripts/bench/session-memory.ts', String(count)], { ...productionEnv });
+  const child: ChildProcess = spawnNode(
+    ['--expose-gc', '--import', 'tsx', 'scripts/bench/session-memory.ts', String(count)],
+    { ...productionEnv },
+  );
   const [line] = await waitForLine(child, /^\{.*\}$/, 120_000);
   await stop(child);
   return JSON.parse(line) as SessionMemory;
@@ -228,12 +311,24 @@ interface SessionMemory {
   recordJsonBytes: number;
 }
 
-function report(rows: Row[], coldStart: ColdStart | undefined, memory: SessionMemory | undefined, context: { redisReachable: boolean; pinned: boolean }): void {
+function report(
+  rows: Row[],
+  coldStart: ColdStart | undefined,
+  memory: SessionMemory | undefined,
+  context: { redisReachable: boolean; pinned: boolean },
+): void {
   const references = rows.filter((row) => row.key === 'bare' && row.result).map((row) => row.result!.requestsPerSecond);
-  const reference = references.length > 0 ? references.reduce((sum, value) => sum + value, 0) / references.length : undefined;
-  const ratio = (row: Row | undefined) => (row?.result && reference ? Math.round((row.result.requestsPerSecond / reference) * 100) / 100 : undefined);
-  const cpu = (result: LoadResult) => (result.serverCpuMicrosPerRequest === undefined ? 'n/a' : `${result.serverCpuMicrosPerRequest} µs (${Math.round((result.serverCpu ?? 0) * 100)}%)`);
-  const referenceInstructions = mean(rows.filter((row) => row.key === 'bare').map((row) => row.result?.serverInstructionsPerRequest));
+  const reference =
+    references.length > 0 ? references.reduce((sum, value) => sum + value, 0) / references.length : undefined;
+  const ratio = (row: Row | undefined) =>
+    row?.result && reference ? Math.round((row.result.requestsPerSecond / reference) * 100) / 100 : undefined;
+  const cpu = (result: LoadResult) =>
+    result.serverCpuMicrosPerRequest === undefined
+      ? 'n/a'
+      : `${result.serverCpuMicrosPerRequest} µs (${Math.round((result.serverCpu ?? 0) * 100)}%)`;
+  const referenceInstructions = mean(
+    rows.filter((row) => row.key === 'bare').map((row) => row.result?.serverInstructionsPerRequest),
+  );
   const instructions = (result: LoadResult) =>
     result.serverInstructionsPerRequest === undefined || referenceInstructions === undefined
       ? 'n/a'
@@ -249,34 +344,63 @@ function report(rows: Row[], coldStart: ColdStart | undefined, memory: SessionMe
   ];
   console.log(lines.join('\n'));
   if (coldStart) {
-    console.log(`\ncold start to a ready /health/ready: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`);
-    console.log(`  same machine, same core: bare Koa + @koa/router ${coldStart.bareKoaMedianMs} ms, node -e "" ${coldStart.bareNodeMedianMs} ms`);
+    console.log(
+      `\ncold start to a ready /health/ready: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`,
+    );
+    console.log(
+      `  same machine, same core: bare Koa + @koa/router ${coldStart.bareKoaMedianMs} ms, node -e "" ${coldStart.bareNodeMedianMs} ms`,
+    );
   }
   if (memory) {
     const overhead = memory.bytesPerSession - memory.recordJsonBytes;
-    console.log(`memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${memory.recordJsonBytes} bytes; keys, entries and map ${overhead} bytes)`);
+    console.log(
+      `memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${memory.recordJsonBytes} bytes; keys, entries and map ${overhead} bytes)`,
+    );
   }
   for (const row of rows) if (row.skipped) console.log(`note: ${row.name} skipped: ${row.skipped}`);
   const unsaturated = rows.filter((row) => row.result?.serverCpu !== undefined && row.result.serverCpu < 0.9);
   if (unsaturated.length > 0) {
-    console.log(`note: the server used under 90% of its core in ${unsaturated.map((row) => `"${row.name}"`).join(', ')}: something else (other work on the machine, or the load generator) limited those rows; compare CPU per request, or run again on a quieter machine`);
+    console.log(
+      `note: the server used under 90% of its core in ${unsaturated.map((row) => `"${row.name}"`).join(', ')}: something else (other work on the machine, or the load generator) limited those rows; compare CPU per request, or run again on a quieter machine`,
+    );
   }
   for (const row of rows) {
     if (row.requestLogLines === undefined || !row.result) continue;
     const answered = row.result.requests + row.result.warmupRequests;
-    console.log(`request log of "${row.name}": ${row.requestLogLines.toLocaleString('en-US')} lines for ${answered.toLocaleString('en-US')} requests counted by autocannon (it does not count those in flight at the end)`);
+    console.log(
+      `request log of "${row.name}": ${row.requestLogLines.toLocaleString('en-US')} lines for ${answered.toLocaleString('en-US')} requests counted by autocannon (it does not count those in flight at the end)`,
+    );
   }
 
   const memoryRatio = ratio(rows.find((row) => row.key === 'memory'));
   const redisRatio = ratio(rows.find((row) => row.key === 'redis'));
   const targets = [
-    { target: 'Gatehouse memory >= 0.8x bare Koa', value: memoryRatio, met: memoryRatio === undefined ? undefined : memoryRatio >= 0.8 },
-    { target: 'Gatehouse Redis >= 0.5x bare Koa', value: redisRatio, met: redisRatio === undefined ? undefined : redisRatio >= 0.5 },
-    { target: '<= 1 KB per idle session at 100,000', value: memory?.bytesPerSession, met: memory === undefined ? undefined : memory.bytesPerSession <= 1024 },
-    { target: 'cold start to ready < 500 ms', value: coldStart?.medianMs, met: coldStart === undefined ? undefined : coldStart.medianMs < 500 },
+    {
+      target: 'Gatehouse memory >= 0.8x bare Koa',
+      value: memoryRatio,
+      met: memoryRatio === undefined ? undefined : memoryRatio >= 0.8,
+    },
+    {
+      target: 'Gatehouse Redis >= 0.5x bare Koa',
+      value: redisRatio,
+      met: redisRatio === undefined ? undefined : redisRatio >= 0.5,
+    },
+    {
+      target: '<= 1 KB per idle session at 100,000',
+      value: memory?.bytesPerSession,
+      met: memory === undefined ? undefined : memory.bytesPerSession <= 1024,
+    },
+    {
+      target: 'cold start to ready < 500 ms',
+      value: coldStart?.medianMs,
+      met: coldStart === undefined ? undefined : coldStart.medianMs < 500,
+    },
   ];
   console.log('\ntargets:');
-  for (const t of targets) console.log(`  ${t.met === undefined ? 'n/a ' : t.met ? 'met ' : 'MISS'}  ${t.target} (${t.value ?? 'not measured'})`);
+  for (const t of targets)
+    console.log(
+      `  ${t.met === undefined ? 'n/a ' : t.met ? 'met ' : 'MISS'}  ${t.target} (${t.value ?? 'not measured'})`,
+    );
 
   const file = join(resultsDir, 'bench.json');
   writeFileSync(
@@ -304,7 +428,10 @@ function report(rows: Row[], coldStart: ColdStart | undefined, memory: SessionMe
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function mean(values: ReadonlyArray<number | undefined>): number | undefined {

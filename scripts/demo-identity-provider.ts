@@ -24,7 +24,13 @@ export interface DemoUser {
 }
 
 export const DEMO_USERS: Readonly<Record<DemoUser['login'], DemoUser>> = {
-  admin: { login: 'admin', name: 'Ada Admin', email: 'ada@example.test', roles: ['Administrator'], permissions: ['application.manage'] },
+  admin: {
+    login: 'admin',
+    name: 'Ada Admin',
+    email: 'ada@example.test',
+    roles: ['Administrator'],
+    permissions: ['application.manage'],
+  },
   user: { login: 'user', name: 'Uma User', email: 'uma@example.test', roles: [], permissions: [] },
 };
 
@@ -166,7 +172,9 @@ async function main(): Promise<void> {
   const idp = await startDemoIdentityProvider({
     port: Number(process.env['DEMO_IDP_PORT'] ?? 4010),
     host: process.env['DEMO_IDP_HOST'] ?? '127.0.0.1',
-    clients: [{ clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] }],
+    clients: [
+      { clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] },
+    ],
   });
   console.log(`Demo identity provider (development only) at ${idp.issuer}
 Sign in as "admin" (Ada Admin: Administrator, application.manage) or "user" (Uma User), any password.

@@ -20,7 +20,9 @@ const clientSecret = randomBytes(24).toString('base64url');
 
 const idp = await startDemoIdentityProvider({
   port: Number(process.env.DEMO_IDP_PORT ?? 0),
-  clients: [{ clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] }],
+  clients: [
+    { clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] },
+  ],
 });
 
 let gatehouse;

@@ -14,10 +14,15 @@ try {
   const rows = gatehouse.endpoints.map((e) => [e.method, routeTemplate(e.path), effectiveAccess(e.metadata, fallback)]);
   const widths = [8, Math.max(...rows.map((r) => r[1]?.length ?? 0)) + 2];
   console.log(`${'METHOD'.padEnd(widths[0] ?? 6)}${'PATH'.padEnd(widths[1] ?? 20)}ACCESS`);
-  for (const [method = '', path = '', access = ''] of rows) console.log(`${method.padEnd(widths[0] ?? 6)}${path.padEnd(widths[1] ?? 20)}${access}`);
+  for (const [method = '', path = '', access = ''] of rows)
+    console.log(`${method.padEnd(widths[0] ?? 6)}${path.padEnd(widths[1] ?? 20)}${access}`);
   const callbacks = gatehouse.identityProviders.map((p) => `${p.info.callbackPath} (${p.info.scheme})`);
-  console.log(`\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`);
-  console.log(`Callback paths owned by the authentication middleware (not endpoints): ${callbacks.length > 0 ? callbacks.join(', ') : 'none'}`);
+  console.log(
+    `\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`,
+  );
+  console.log(
+    `Callback paths owned by the authentication middleware (not endpoints): ${callbacks.length > 0 ? callbacks.join(', ') : 'none'}`,
+  );
   process.exit(0);
 } catch (error) {
   if (!(error instanceof StartupError)) throw error;

@@ -14,7 +14,12 @@ const startedAt = Date.now();
 const app = new Koa();
 const router = new Router();
 router.get('/api/app-info', (ctx) => {
-  ctx.body = { name: 'gatehouse', version: '0.1.0', environment: 'production', uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000) };
+  ctx.body = {
+    name: 'gatehouse',
+    version: '0.1.0',
+    environment: 'production',
+    uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
+  };
 });
 app.use(router.routes());
 app.use(router.allowedMethods());

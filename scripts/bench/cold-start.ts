@@ -22,7 +22,11 @@ function statusOf(url: string): Promise<number> {
  */
 export function coldStartOnce(env: Record<string, string>): Promise<number> {
   const listenEnv = { ...env, PORT: '0', HOST: '127.0.0.1', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0' };
-  return spawnToReady([process.env.BENCH_MAIN ?? 'dist/bundle/main.js'], listenEnv, /Gatehouse listening on (http:\/\/[^"\s]+)/);
+  return spawnToReady(
+    [process.env.BENCH_MAIN ?? 'dist/bundle/main.js'],
+    listenEnv,
+    /Gatehouse listening on (http:\/\/[^"\s]+)/,
+  );
 }
 
 /** A bare Koa + @koa/router server in plain JavaScript, started the same way: what any Koa app pays here. */

@@ -20,8 +20,14 @@ export async function loadCompiledGatehouse() {
   };
   return {
     ...((await load('bootstrap/gatehouse.js')) as typeof import('../../src/bootstrap/gatehouse.js')),
-    ...((await load('adapters/koa/session/session-token.js')) as typeof import('../../src/adapters/koa/session/session-token.js')),
-    ...((await load('adapters/koa/session/session-middleware.js')) as typeof import('../../src/adapters/koa/session/session-middleware.js')),
-    ...((await load('adapters/logging/buffered-destination.js')) as typeof import('../../src/adapters/logging/buffered-destination.js')),
+    ...((await load(
+      'adapters/koa/session/session-token.js',
+    )) as typeof import('../../src/adapters/koa/session/session-token.js')),
+    ...((await load(
+      'adapters/koa/session/session-middleware.js',
+    )) as typeof import('../../src/adapters/koa/session/session-middleware.js')),
+    ...((await load(
+      'adapters/logging/buffered-destination.js',
+    )) as typeof import('../../src/adapters/logging/buffered-destination.js')),
   };
 }

@@ -19,13 +19,17 @@ export const instructionCounting = (() => {
 export function countInstructions(pid: number | undefined): { stop(): Promise<number | undefined> } {
   if (!instructionCounting || pid === undefined) return { stop: async () => undefined };
   const output = join(tmpdir(), `gatehouse-bench-perf-${pid}-${Date.now()}.csv`);
-  const perf = spawn('perf', ['stat', '-x,', '-e', 'instructions:u', '-o', output, '-p', String(pid)], { stdio: 'ignore' });
+  const perf = spawn('perf', ['stat', '-x,', '-e', 'instructions:u', '-o', output, '-p', String(pid)], {
+    stdio: 'ignore',
+  });
   return {
     stop: () =>
       new Promise((resolve) => {
         perf.once('exit', () => {
           try {
-            const line = readFileSync(output, 'utf8').split('\n').find((entry) => entry.includes('instructions'));
+            const line = readFileSync(output, 'utf8')
+              .split('\n')
+              .find((entry) => entry.includes('instructions'));
             const count = Number(line?.split(',')[0]);
             resolve(Number.isFinite(count) && count > 0 ? count : undefined);
           } catch {

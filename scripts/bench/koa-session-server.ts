@@ -34,7 +34,12 @@ const store = {
 };
 
 const app = new Koa();
-app.use(createSession({ key: 'sid', store, signed: false, maxAge: 'session', httpOnly: true, sameSite: 'lax' }, app) as Koa.Middleware);
+app.use(
+  createSession(
+    { key: 'sid', store, signed: false, maxAge: 'session', httpOnly: true, sameSite: 'lax' },
+    app,
+  ) as Koa.Middleware,
+);
 const router = new Router();
 router.get('/api/app-info', (ctx) => {
   if (typeof ctx.session?.createdAt !== 'number') {
@@ -42,7 +47,12 @@ router.get('/api/app-info', (ctx) => {
     ctx.body = { title: 'Sign-in required' };
     return;
   }
-  ctx.body = { name: 'gatehouse', version: '0.1.0', environment: 'production', uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000) };
+  ctx.body = {
+    name: 'gatehouse',
+    version: '0.1.0',
+    environment: 'production',
+    uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
+  };
 });
 app.use(router.routes());
 app.use(router.allowedMethods());

@@ -53,13 +53,20 @@ export async function measureLoad(
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     warmupRequests: warmup.requests.total,
-    statusCounts: Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count])),
+    statusCounts: Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]),
+    ),
     errors: result.errors,
     timeouts: result.timeouts,
-    ...(instructionCount === undefined ? {} : { serverInstructionsPerRequest: Math.round(instructionCount / Math.max(1, result.requests.total)) }),
+    ...(instructionCount === undefined
+      ? {}
+      : { serverInstructionsPerRequest: Math.round(instructionCount / Math.max(1, result.requests.total)) }),
     ...(cpu === undefined
       ? {}
-      : { serverCpu: Math.round((cpu / elapsedSeconds) * 100) / 100, serverCpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, result.requests.total)) }),
+      : {
+          serverCpu: Math.round((cpu / elapsedSeconds) * 100) / 100,
+          serverCpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, result.requests.total)),
+        }),
   };
 }
 
@@ -67,6 +74,8 @@ function check(result: AutocannonResult, expectedStatus: number, phase: string):
   const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => Number(status) !== expectedStatus);
   if (unexpected.length > 0 || result.errors > 0 || result.timeouts > 0) {
     const statuses = unexpected.map(([status, { count }]) => `${count} x ${status}`).join(', ');
-    throw new Error(`${phase}: expected only ${expectedStatus}; got ${statuses || 'no other status'}, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${phase}: expected only ${expectedStatus}; got ${statuses || 'no other status'}, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
 }

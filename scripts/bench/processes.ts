@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline';
 import { projectRoot } from './dist-modules.js';
 
 /** Server on core 0, load generator on core 1: only with taskset and two cores or more. */
-export const pinning = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0 && availableParallelism() >= 2;
+export const pinning =
+  spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0 && availableParallelism() >= 2;
 
 export const SERVER_CORE = '0';
 export const LOAD_CORE = '1';
@@ -17,10 +18,18 @@ export function pinSelfToLoadCore(): boolean {
 }
 
 /** `node <args>`, on the server core when pinning is possible, in the project root. */
-export function spawnNode(args: readonly string[], env: Record<string, string | undefined>, stdio: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
+export function spawnNode(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  stdio: 'pipe' | 'ignore' = 'pipe',
+): ChildProcess {
   const command = pinning ? 'taskset' : process.execPath;
   const commandArgs = pinning ? ['-c', SERVER_CORE, process.execPath, ...args] : [...args];
-  return spawn(command, commandArgs, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', stdio, stdio] });
+  return spawn(command, commandArgs, {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdio, stdio],
+  });
 }
 
 /** Resolves with the first stdout line matching `pattern`; rejects if the child exits or times out first. */
@@ -31,7 +40,8 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: num
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const lines = createInterface({ input: child.stdout });
     const timer = setTimeout(() => fail(new Error(`no line matching ${pattern} within ${timeoutMs} ms`)), timeoutMs);
-    const onExit = (code: number | null) => fail(new Error(`child exited (${code}) before printing ${pattern}\n${stderr}`));
+    const onExit = (code: number | null) =>
+      fail(new Error(`child exited (${code}) before printing ${pattern}\n${stderr}`));
     function fail(error: Error) {
       clearTimeout(timer);
       lines.close();

@@ -20,7 +20,12 @@ if (gc === undefined) throw new Error('run with node --expose-gc');
 const { createGatehouse, sessionStoreKey } = await loadCompiledGatehouse();
 const gatehouse = await createGatehouse({
   rootDir: projectRoot,
-  env: { ...process.env, ProjectTemplate__Session__Store: 'Memory', ProjectTemplate__Session__MaxSessions: String(2 * count + 2), ProjectTemplate__Logging__Level: 'warn' },
+  env: {
+    ...process.env,
+    ProjectTemplate__Session__Store: 'Memory',
+    ProjectTemplate__Session__MaxSessions: String(2 * count + 2),
+    ProjectTemplate__Logging__Level: 'warn',
+  },
   logDestination: { write: () => undefined },
 });
 
@@ -53,7 +58,8 @@ const grown = after.heapUsed + after.external - (before.heapUsed + before.extern
 process.stdout.write(
   `${JSON.stringify({
     sessions: count,
-    recordJsonBytes: Buffer.byteLength(JSON.stringify(sample.session)) + Buffer.byteLength(JSON.stringify(sample.signIn)),
+    recordJsonBytes:
+      Buffer.byteLength(JSON.stringify(sample.session)) + Buffer.byteLength(JSON.stringify(sample.signIn)),
     bytesPerSession: Math.round(grown / count),
     heapUsedDeltaBytes: after.heapUsed - before.heapUsed,
     externalDeltaBytes: after.external - before.external,

@@ -24,10 +24,13 @@ const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMicros = new Map<number, number>();
-profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+profile.samples.forEach((id, index) =>
+  selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)),
+);
 const total = [...selfMicros.values()].reduce((sum, value) => sum + value, 0);
 
-const shortUrl = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|dist|scripts)\//, '$1/').replace(/^node:/, 'node:');
+const shortUrl = (url: string) =>
+  url.replace(/^file:\/\/.*?\/(node_modules|dist|scripts)\//, '$1/').replace(/^node:/, 'node:');
 /** The package (or dist/ folder) a file belongs to. */
 const owner = (url: string) => {
   const short = shortUrl(url);
@@ -48,7 +51,10 @@ const sum = (key: (node: ProfileNode) => string) => {
 };
 const print = (title: string, rows: [string, number][]) => {
   console.log(`\n${title}`);
-  for (const [name, micros] of rows) console.log(`${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${name}`);
+  for (const [name, micros] of rows)
+    console.log(
+      `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${name}`,
+    );
 };
 
 // Total time per function: every sample counts once for each distinct function on its stack.
@@ -61,7 +67,9 @@ const inclusive = () => {
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
       const node = byId.get(at);
       if (!node || node.callFrame.url === '') continue;
-      seen.add(`${node.callFrame.functionName || '(anonymous)'}  ${shortUrl(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`);
+      seen.add(
+        `${node.callFrame.functionName || '(anonymous)'}  ${shortUrl(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`,
+      );
     }
     for (const name of seen) totals.set(name, (totals.get(name) ?? 0) + micros);
   }
@@ -69,6 +77,14 @@ const inclusive = () => {
 };
 
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
-print('self time by function', sum((n) => `${n.callFrame.functionName || '(anonymous)'}  ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`));
-print('self time by package / file', sum((n) => owner(n.callFrame.url)));
+print(
+  'self time by function',
+  sum(
+    (n) => `${n.callFrame.functionName || '(anonymous)'}  ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`,
+  ),
+);
+print(
+  'self time by package / file',
+  sum((n) => owner(n.callFrame.url)),
+);
 print('total time by function (synchronous stacks: an async middleware counts from each resumption)', inclusive());

@@ -29,7 +29,9 @@ export async function bundleGatehouse(outdir: string): Promise<void> {
     tsconfig: join(projectRoot, 'tsconfig.build.json'),
     chunkNames: 'chunks/[name]-[hash]',
     // The packages are CommonJS and call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __gatehouseCreateRequire } from 'node:module'; const require = __gatehouseCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __gatehouseCreateRequire } from 'node:module'; const require = __gatehouseCreateRequire(import.meta.url);",
+    },
     // A development convenience, imported only at a terminal when installed (main.ts).
     external: ['pino-pretty'],
     // Less text to read and parse at every start; names stay, for readable stack traces.

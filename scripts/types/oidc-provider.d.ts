@@ -5,7 +5,12 @@ declare module 'oidc-provider' {
 
   export interface OidcAccount {
     accountId: string;
-    claims(use: string, scope: string, claims: unknown, rejected: string[]): Promise<Record<string, unknown>> | Record<string, unknown>;
+    claims(
+      use: string,
+      scope: string,
+      claims: unknown,
+      rejected: string[],
+    ): Promise<Record<string, unknown>> | Record<string, unknown>;
   }
 
   export interface ProviderClient {

@@ -32,19 +32,35 @@ function refused(key: string, thrown: unknown): SettingsProblem {
  * Adapters whose library is heavy are imported only when configured: ioredis and
  * openid-client add about 200 ms to a cold start that does not use them (npm run bench).
  */
-export async function createSessionStore(settings: ProjectTemplateSettings, logger: Logger, clock: Clock, found: AdapterProblems): Promise<StoreAdapter> {
+export async function createSessionStore(
+  settings: ProjectTemplateSettings,
+  logger: Logger,
+  clock: Clock,
+  found: AdapterProblems,
+): Promise<StoreAdapter> {
   const session = settings.Session;
   if (session.Store === 'Redis') {
     const { RedisSessionStore } = await import('../adapters/session/redis-session-store.js');
     try {
-      const store = new RedisSessionStore({ url: session.Redis.Url, keyPrefix: session.Redis.KeyPrefix, commandTimeoutMs: session.Redis.CommandTimeoutMs, logger });
+      const store = new RedisSessionStore({
+        url: session.Redis.Url,
+        keyPrefix: session.Redis.KeyPrefix,
+        commandTimeoutMs: session.Redis.CommandTimeoutMs,
+        logger,
+      });
       return { store, connect: () => store.connect() };
     } catch (thrown) {
       // Keep composing (with a store that is never used) so that every problem is reported at once.
       found.problems.push(refused(keyOf('Session', 'Redis', 'Url'), thrown));
     }
   }
-  return { store: new MemorySessionStore({ maxEntries: Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1 ? session.MaxSessions : 1, clock }), connect: async () => undefined };
+  return {
+    store: new MemorySessionStore({
+      maxEntries: Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1 ? session.MaxSessions : 1,
+      clock,
+    }),
+    connect: async () => undefined,
+  };
 }
 
 /** One identity adapter per registered provider; constructing them contacts nobody. */
@@ -63,15 +79,15 @@ export async function createIdentityProviders(
     try {
       return [
         new OidcIdentityProvider({
-        key,
-        settings: oidc,
-        redirectUri: new URL(oidc.CallbackPath, context.publicOrigin).href,
-        postLogoutRedirectUri: new URL('/', context.publicOrigin).href,
-        timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
-        // The startup rules accept http only for a loopback authority outside production.
-        allowInsecureHttp: new URL(oidc.Authority).protocol === 'http:',
-        logger: context.logger,
-        clock: context.clock,
+          key,
+          settings: oidc,
+          redirectUri: new URL(oidc.CallbackPath, context.publicOrigin).href,
+          postLogoutRedirectUri: new URL('/', context.publicOrigin).href,
+          timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
+          // The startup rules accept http only for a loopback authority outside production.
+          allowInsecureHttp: new URL(oidc.Authority).protocol === 'http:',
+          logger: context.logger,
+          clock: context.clock,
         }),
       ];
     } catch (thrown) {

@@ -83,24 +83,47 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const { settings, environment } = configuration;
   const logger = createPinoLogger({
     // A mistyped level must not stop the log that reports it.
-    level: configuration.problems.some((p) => p.key === 'ProjectTemplate:Logging:Level') ? 'info' : settings.Logging.Level,
+    level: configuration.problems.some((p) => p.key === 'ProjectTemplate:Logging:Level')
+      ? 'info'
+      : settings.Logging.Level,
     secretValues: configuration.secretValues,
-    destination: typeof options.logDestination === 'function' ? options.logDestination(environment) : options.logDestination,
+    destination:
+      typeof options.logDestination === 'function' ? options.logDestination(environment) : options.logDestination,
   });
   const fail = (problems: SettingsProblem[]) => {
-    for (const problem of problems) logger[problem.severity === 'error' ? 'error' : 'warn']({ key: problem.key }, formatProblem(problem));
+    for (const problem of problems)
+      logger[problem.severity === 'error' ? 'error' : 'warn']({ key: problem.key }, formatProblem(problem));
     if (problems.some((p) => p.severity === 'error')) throw new StartupError(problems);
   };
-  if (configuration.problems.length > 0) fail([...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)]);
+  if (configuration.problems.length > 0)
+    fail([...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)]);
 
   const publicOrigin = resolvePublicOrigin(settings, environment, configuration.listen);
   const clock = new SystemClock();
   const policies = applicationPolicies(settings.Authorization);
   const refusedByAdapters: AdapterProblems = { problems: [] };
   const sessionStore = await createSessionStore(settings, logger, clock, refusedByAdapters);
-  const identityProviders = publicOrigin.problem ? [] : await createIdentityProviders(settings, { publicOrigin: publicOrigin.value, environment, logger, clock }, refusedByAdapters);
-  const healthChecks: HealthCheck[] = [new SessionStoreHealthCheck(sessionStore.store), ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : []))];
-  const container = buildContainer({ settings, environment, logger, clock, sessionStore: sessionStore.store, identityProviders, healthChecks, governance: options.governance });
+  const identityProviders = publicOrigin.problem
+    ? []
+    : await createIdentityProviders(
+        settings,
+        { publicOrigin: publicOrigin.value, environment, logger, clock },
+        refusedByAdapters,
+      );
+  const healthChecks: HealthCheck[] = [
+    new SessionStoreHealthCheck(sessionStore.store),
+    ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : [])),
+  ];
+  const container = buildContainer({
+    settings,
+    environment,
+    logger,
+    clock,
+    sessionStore: sessionStore.store,
+    identityProviders,
+    healthChecks,
+    governance: options.governance,
+  });
 
   const savedTokens = new SavedTokens(sessionStore.store, settings.Session.AbsoluteLifetime * 1000);
   const signIns = new SignInRecords(sessionStore.store, settings.Session.AbsoluteLifetime * 1000);
@@ -118,17 +141,30 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     }),
     ...externalRoutes({ beginSignIn: container.resolve(BeginSignIn) }),
     ...homeRoutes({ policies }),
-    ...appInfoRoutes({ info: appInfo(rootDir, environment, clock.now()), governance: container.resolve(GovernanceToken), now: () => clock.now() }),
+    ...appInfoRoutes({
+      info: appInfo(rootDir, environment, clock.now()),
+      governance: container.resolve(GovernanceToken),
+      now: () => clock.now(),
+    }),
   ];
 
-  const ruleProblems = checkSettings(settings, { environment, unknownKeys: configuration.unknownKeys, availableProviders: AVAILABLE_PROVIDERS, isRoutedPath: routedPathMatcher(endpoints) });
+  const ruleProblems = checkSettings(settings, {
+    environment,
+    unknownKeys: configuration.unknownKeys,
+    availableProviders: AVAILABLE_PROVIDERS,
+    isRoutedPath: routedPathMatcher(endpoints),
+  });
   const problems = [
     ...ruleProblems,
     // An adapter's refusal matters only where the rules did not already name the key.
     ...refusedByAdapters.problems.filter((p) => !ruleProblems.some((r) => r.key === p.key)),
     ...(publicOrigin.problem ? [publicOrigin.problem] : []),
     // A route naming a policy nobody registered is a programming error: catch it before any request.
-    ...endpoints.flatMap((e) => missingPolicies(e.metadata, policies).map((name) => error(`${e.method} ${e.path}`, `names the unregistered policy "${name}"`))),
+    ...endpoints.flatMap((e) =>
+      missingPolicies(e.metadata, policies).map((name) =>
+        error(`${e.method} ${e.path}`, `names the unregistered policy "${name}"`),
+      ),
+    ),
   ];
   fail(problems);
 
@@ -146,7 +182,10 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     viewsDir: join(rootDir, 'views'),
     publicDir: join(rootDir, 'public'),
     // RP-initiated logout redirects a form POST to the provider; CSP form-action must allow it.
-    formActionOrigins: registeredProviders(settings).includes('OpenIdConnect') && oidc.SignOutAtProvider ? [new URL(oidc.Authority).origin] : [],
+    formActionOrigins:
+      registeredProviders(settings).includes('OpenIdConnect') && oidc.SignOutAtProvider
+        ? [new URL(oidc.Authority).origin]
+        : [],
     endpoints,
     sessionPipeline: (koa) => [
       sessionMiddleware({
@@ -159,12 +198,25 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
           await Promise.all([signIns.releaseFor(record), savedTokens.releaseFor(record)]);
         },
       }),
-      authentication({ clock, lifetime: sessionLifetime(settings.Session), refreshTokens: container.resolve(RefreshTokens), savedTokens, signIns }),
-      remoteCallbacks({ providers: identityProviders.map((p) => p.info), completeSignIn: container.resolve(CompleteSignIn), savedTokens, signIns, publicOrigin: publicOrigin.value, clock }),
+      authentication({
+        clock,
+        lifetime: sessionLifetime(settings.Session),
+        refreshTokens: container.resolve(RefreshTokens),
+        savedTokens,
+        signIns,
+      }),
+      remoteCallbacks({
+        providers: identityProviders.map((p) => p.info),
+        completeSignIn: container.resolve(CompleteSignIn),
+        savedTokens,
+        signIns,
+        publicOrigin: publicOrigin.value,
+        clock,
+      }),
     ],
-    authorizeEndpoint: (endpoint) => authorizeEndpoint(endpoint, access, { challengeScheme: settings.Authentication.DefaultChallengeScheme }),
+    authorizeEndpoint: (endpoint) =>
+      authorizeEndpoint(endpoint, access, { challengeScheme: settings.Authentication.DefaultChallengeScheme }),
   });
-
 
   const drain = container.resolve(DrainState);
   let server: Server | undefined;
@@ -203,20 +255,38 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
  * Absolute URLs come from `Hosting:PublicOrigin`; outside production it defaults to the
  * listening address. Never from the Host header.
  */
-function resolvePublicOrigin(settings: ProjectTemplateSettings, environment: Environment, listen: { port: number; host: string }): { value: string; problem?: SettingsProblem } {
+function resolvePublicOrigin(
+  settings: ProjectTemplateSettings,
+  environment: Environment,
+  listen: { port: number; host: string },
+): { value: string; problem?: SettingsProblem } {
   const configured = settings.Hosting.PublicOrigin.replace(/\/$/, '');
   if (configured !== '' || environment === 'production') return { value: configured || 'https://invalid.example' };
-  const host = listen.host === '0.0.0.0' || listen.host === '::' ? 'localhost' : listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  const host =
+    listen.host === '0.0.0.0' || listen.host === '::'
+      ? 'localhost'
+      : listen.host.includes(':')
+        ? `[${listen.host}]`
+        : listen.host;
   const value = `http://${host}:${listen.port}`;
   if (listen.port === 0 && registeredProviders(settings).length > 0) {
-    return { value, problem: error('ProjectTemplate:Hosting:PublicOrigin', 'is required when PORT is 0 and a provider is enabled: redirect URIs need a known origin') };
+    return {
+      value,
+      problem: error(
+        'ProjectTemplate:Hosting:PublicOrigin',
+        'is required when PORT is 0 and a provider is enabled: redirect URIs need a known origin',
+      ),
+    };
   }
   return { value };
 }
 
 function appInfo(rootDir: string, environment: Environment, startedAt: number) {
   const manifest: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
-  const field = (name: string) => (typeof manifest === 'object' && manifest !== null && name in manifest ? String((manifest as Record<string, unknown>)[name]) : 'unknown');
+  const field = (name: string) =>
+    typeof manifest === 'object' && manifest !== null && name in manifest
+      ? String((manifest as Record<string, unknown>)[name])
+      : 'unknown';
   return { name: field('name'), version: field('version'), environment, startedAt };
 }
 

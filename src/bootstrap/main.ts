@@ -15,7 +15,8 @@ async function main(): Promise<void> {
     const pretty = process.stdout.isTTY ? await loadPrettyPrinter() : undefined;
     gatehouse = await createGatehouse({
       env: process.env,
-      logDestination: (environment) => (environment === 'development' && process.stdout.isTTY && pretty ? pretty() : undefined),
+      logDestination: (environment) =>
+        environment === 'development' && process.stdout.isTTY && pretty ? pretty() : undefined,
     });
   } catch (error) {
     if (error instanceof StartupError) {
@@ -27,7 +28,10 @@ async function main(): Promise<void> {
   const { port, host } = gatehouse.listenOn;
   const server = await gatehouse.listen(port, host);
   const address = server.address();
-  const url = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : `${host}:${port}`;
+  const url =
+    typeof address === 'object' && address
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : `${host}:${port}`;
   gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
 
   let stopping = false;

@@ -51,7 +51,11 @@ describe('Sign-in in a real browser (chromium)', function () {
 
   /** The starter page's claims table as [type, value] rows. */
   async function claimRows(page: Page): Promise<string[][]> {
-    return page.locator('table tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent?.trim() ?? '')));
+    return page
+      .locator('table tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent?.trim() ?? '')),
+      );
   }
 
   /** Gatehouse's stylesheet is applied: its font stack and page background, not the browser's defaults. */
@@ -59,7 +63,8 @@ describe('Sign-in in a real browser (chromium)', function () {
     // Runs in the page (the project's tsconfig has no DOM lib; the element is reached through the locator).
     const style = await page.locator('body').evaluate((body) => ({
       font: body.ownerDocument.defaultView.getComputedStyle(body).fontFamily as string,
-      background: body.ownerDocument.defaultView.getComputedStyle(body.ownerDocument.documentElement).backgroundColor as string,
+      background: body.ownerDocument.defaultView.getComputedStyle(body.ownerDocument.documentElement)
+        .backgroundColor as string,
     }));
     expect(style.font, `body font on ${page.url()}`).to.match(/^system-ui\b/);
     expect(style.background, `page background on ${page.url()}`).to.equal('rgb(246, 247, 251)');
@@ -72,9 +77,17 @@ describe('Sign-in in a real browser (chromium)', function () {
   function expectNoProblemsOnGatehouse(watch: PageWatch, expectedForbidden: string[]): void {
     const unexpected = watch
       .problemsOn(stack.appOrigin)
-      .filter((problem) => !(expectedForbidden.includes(problem.url) && problem.text === 'Failed to load resource: the server responded with a status of 403 (Forbidden)'));
+      .filter(
+        (problem) =>
+          !(
+            expectedForbidden.includes(problem.url) &&
+            problem.text === 'Failed to load resource: the server responded with a status of 403 (Forbidden)'
+          ),
+      );
     expect(unexpected, 'console errors on Gatehouse pages').to.deep.equal([]);
-    const offHostFromGatehouse = watch.offHostRequests.filter((request) => request.fromPage.startsWith(`${stack.appOrigin}/`));
+    const offHostFromGatehouse = watch.offHostRequests.filter((request) =>
+      request.fromPage.startsWith(`${stack.appOrigin}/`),
+    );
     expect(offHostFromGatehouse, 'requests from Gatehouse pages that leave loopback').to.deep.equal([]);
   }
 
@@ -129,7 +142,8 @@ describe('Sign-in in a real browser (chromium)', function () {
         expect(permissions, 'application:permission claims').to.deep.equal(isAdmin ? ['application.manage'] : []);
         // Protocol claims are dropped by normalization.
         const types = rows.map(([type]) => type);
-        for (const protocolClaim of ['nonce', 'aud', 'iat', 'exp', 'at_hash', 'iss']) expect(types, 'claim types').to.not.include(protocolClaim);
+        for (const protocolClaim of ['nonce', 'aud', 'iat', 'exp', 'at_hash', 'iss'])
+          expect(types, 'claim types').to.not.include(protocolClaim);
         await page.screenshot({ path: `${ARTIFACTS}starter-${login}.png`, fullPage: true });
 
         // 5. The admin API, from the browser itself (its cookie, its Accept header).
@@ -165,11 +179,17 @@ describe('Sign-in in a real browser (chromium)', function () {
         const signOutHops = watch.navigations.slice(navigationsBeforeSignOut);
         expect(signOutHops[0]).to.deep.equal({ method: 'POST', url: `${stack.appOrigin}/Account/Logout` });
         const endSession = signOutHops.find((hop) => hop.url.startsWith(`${stack.endSessionEndpoint}?`));
-        expect(endSession, `a redirect to the provider's end_session_endpoint among ${JSON.stringify(signOutHops)}`).to.not.equal(undefined);
+        expect(
+          endSession,
+          `a redirect to the provider's end_session_endpoint among ${JSON.stringify(signOutHops)}`,
+        ).to.not.equal(undefined);
         const endSessionParameters = new URL(endSession?.url ?? stack.endSessionEndpoint).searchParams;
         expect(endSessionParameters.get('post_logout_redirect_uri')).to.equal(`${stack.appOrigin}/`);
         expect(endSessionParameters.get('id_token_hint'), 'id_token_hint').to.match(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-        expect(signOutHops.slice(-2).map((hop) => hop.url)).to.deep.equal([`${stack.appOrigin}/`, `${stack.appOrigin}${LOGIN_PAGE}`]);
+        expect(signOutHops.slice(-2).map((hop) => hop.url)).to.deep.equal([
+          `${stack.appOrigin}/`,
+          `${stack.appOrigin}${LOGIN_PAGE}`,
+        ]);
 
         // 7. `/` challenges again: Gatehouse's own login page (DefaultChallengeScheme is Cookies),
         //    and the provider asks for credentials again because its session ended too.
@@ -179,12 +199,17 @@ describe('Sign-in in a real browser (chromium)', function () {
         await page.waitForURL((url) => url.href.startsWith(`${stack.issuer}/`));
         await page.locator('input[name="login"]').waitFor();
 
-        expectNoProblemsOnGatehouse(watch, isAdmin ? [] : [`${stack.appOrigin}/api/app-info/admin`, `${stack.appOrigin}/Account/AccessDenied`]);
+        expectNoProblemsOnGatehouse(
+          watch,
+          isAdmin ? [] : [`${stack.appOrigin}/api/app-info/admin`, `${stack.appOrigin}/Account/AccessDenied`],
+        );
         expect(stack.logs.slice(logsBefore).filter(isErrorLine), 'errors Gatehouse logged').to.deep.equal([]);
       } catch (error) {
         // Where the journey stopped, for whoever reads the failure.
         await page.screenshot({ path: `${ARTIFACTS}failure-${login}.png`, fullPage: true }).catch(() => undefined);
-        console.error(`Journey of ${login} failed at ${page.url()}; Gatehouse logged:\n${stack.logs.slice(logsBefore).join('')}`);
+        console.error(
+          `Journey of ${login} failed at ${page.url()}; Gatehouse logged:\n${stack.logs.slice(logsBefore).join('')}`,
+        );
         throw error;
       } finally {
         await context.close();
@@ -199,7 +224,9 @@ describe('Sign-in in a real browser (chromium)', function () {
       // An inline <style> is refused by `style-src 'self'`, exactly like one in a view would be.
       // Both reporters must hear it: Chromium's own console message and the page's event.
       const heard = Promise.all([
-        page.waitForEvent('console', (message) => message.text().includes("violates the following Content Security Policy directive 'style-src 'self''")),
+        page.waitForEvent('console', (message) =>
+          message.text().includes("violates the following Content Security Policy directive 'style-src 'self''"),
+        ),
         page.waitForEvent('console', (message) => message.text().startsWith('CSP violation: style-src')),
       ]);
       await page.locator('head').evaluate((head) => {
@@ -210,7 +237,9 @@ describe('Sign-in in a real browser (chromium)', function () {
       await heard;
       const problems = watch.problemsOn(stack.appOrigin).map((problem) => problem.text);
       expect(problems).to.have.lengthOf(2);
-      expect(problems.join('\n')).to.match(/violates the following Content Security Policy directive 'style-src 'self''/);
+      expect(problems.join('\n')).to.match(
+        /violates the following Content Security Policy directive 'style-src 'self''/,
+      );
       expect(problems.join('\n')).to.match(/^CSP violation: style-src-elem blocked inline/m);
     } finally {
       await context.close();

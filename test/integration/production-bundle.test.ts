@@ -37,7 +37,10 @@ describe('the production bundle (what npm start runs)', function () {
   });
 
   it('serves the probes, a rendered page, a static file and a refusal, with nothing imported at start missing', async () => {
-    const { child, output } = runBundle({ NODE_ENV: 'production', ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1' });
+    const { child, output } = runBundle({
+      NODE_ENV: 'production',
+      ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1',
+    });
     running.push(child);
     const url = await listeningUrl(output, child);
     expect((await fetch(`${url}/health/ready`)).status).to.equal(200);

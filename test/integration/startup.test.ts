@@ -37,7 +37,10 @@ describe('startup (the real entry point)', function () {
   });
 
   it('names the key and expected type of a wrongly typed value', async () => {
-    const { child, output } = spawnMain({ ProjectTemplate__Authentication__Enabled: 'maybe', ProjectTemplate__Authentication__Provider__X: '1' });
+    const { child, output } = spawnMain({
+      ProjectTemplate__Authentication__Enabled: 'maybe',
+      ProjectTemplate__Authentication__Provider__X: '1',
+    });
     expect(await exitOf(child)).to.equal(1);
     expect(output().stderr).to.contain('ProjectTemplate:Authentication:Enabled must be a boolean');
     expect(output().stderr).to.contain('did you mean ProjectTemplate:Authentication:Providers?');
@@ -57,12 +60,17 @@ describe('startup (the real entry point)', function () {
   });
 
   it('starts in production with the memory store, logging that sessions are per process', async () => {
-    const { child, output } = spawnMain({ NODE_ENV: 'production', ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com' });
+    const { child, output } = spawnMain({
+      NODE_ENV: 'production',
+      ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com',
+    });
     const url = await listeningUrl(output, child);
     expect((await fetch(`${url}/health/live`)).headers.get('strict-transport-security')).to.contain('max-age=');
     child.kill('SIGTERM');
     expect(await exitOf(child)).to.equal(0);
-    expect(output().stdout).to.contain('ProjectTemplate:Session:Store is Memory: sessions are per process and lost on restart');
+    expect(output().stdout).to.contain(
+      'ProjectTemplate:Session:Store is Memory: sessions are per process and lost on restart',
+    );
   });
 
   it('reports the starter placeholder and a malformed Redis URL as configuration errors, not crashes', async () => {
@@ -75,7 +83,9 @@ describe('startup (the real entry point)', function () {
     });
     expect(await exitOf(child)).to.equal(1);
     const { stdout, stderr } = output();
-    expect(stderr).to.contain('ProjectTemplate:Authentication:Providers:OpenIdConnect:Authority must be an absolute https URL (it still holds the starter placeholder)');
+    expect(stderr).to.contain(
+      'ProjectTemplate:Authentication:Providers:OpenIdConnect:Authority must be an absolute https URL (it still holds the starter placeholder)',
+    );
     expect(stderr).to.contain('ProjectTemplate:Session:Redis:Url must be a redis:// or rediss:// URL');
     expect(stdout + stderr).not.to.match(/TypeError|at .*\.ts:\d+/);
     expect(stdout + stderr).not.to.contain(SENTINEL);

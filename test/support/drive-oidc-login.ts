@@ -78,9 +78,16 @@ export async function driveOidcLogin(
       continue;
     }
     const page = await response.text();
-    const form = /<form[^>]*action="([^"]+)"[^>]*>\s*<input type="hidden" name="prompt" value="(login|consent)"/.exec(page);
+    const form = /<form[^>]*action="([^"]+)"[^>]*>\s*<input type="hidden" name="prompt" value="(login|consent)"/.exec(
+      page,
+    );
     if (response.status !== 200 || !form) {
-      throw new Error(`driveOidcLogin: unexpected ${response.status} page at ${url}: ${page.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+      throw new Error(
+        `driveOidcLogin: unexpected ${response.status} page at ${url}: ${page
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .slice(0, 300)}`,
+      );
     }
     const [, action = '', prompt] = form;
     if (prompt === 'consent' && options.deny) {
@@ -90,7 +97,10 @@ export async function driveOidcLogin(
       response = await cookieJar.fetch(url);
       continue;
     }
-    const body = prompt === 'login' ? new URLSearchParams({ prompt: 'login', login, password: 'any password' }) : new URLSearchParams({ prompt: 'consent' });
+    const body =
+      prompt === 'login'
+        ? new URLSearchParams({ prompt: 'login', login, password: 'any password' })
+        : new URLSearchParams({ prompt: 'consent' });
     url = new URL(unescapeHtml(action), url).href;
     response = await cookieJar.fetch(url, { method: 'POST', body });
   }

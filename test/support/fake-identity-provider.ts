@@ -1,11 +1,26 @@
-import type { ChallengeStart, FlowSecrets, IdentityProvider, IdentityProviderInfo, ProviderIdentity, SessionTokens } from '../../src/application/ports/identity-provider.js';
+import type {
+  ChallengeStart,
+  FlowSecrets,
+  IdentityProvider,
+  IdentityProviderInfo,
+  ProviderIdentity,
+  SessionTokens,
+} from '../../src/application/ports/identity-provider.js';
 
 /** A hand-written identity provider for use-case tests: counts calls, answers as told. */
 export class FakeIdentityProvider implements IdentityProvider {
-  readonly info: IdentityProviderInfo = { key: 'OpenIdConnect', scheme: 'OpenIdConnect', displayName: 'Fake', callbackPath: '/signin-oidc' };
+  readonly info: IdentityProviderInfo = {
+    key: 'OpenIdConnect',
+    scheme: 'OpenIdConnect',
+    displayName: 'Fake',
+    callbackPath: '/signin-oidc',
+  };
   readonly calls = { beginChallenge: 0, completeCallback: 0, refreshTokens: 0 };
   private counter = 0;
-  identity: ProviderIdentity = { claims: { sub: 'u1', name: 'Una', roles: ['Administrator'] }, tokens: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' } };
+  identity: ProviderIdentity = {
+    claims: { sub: 'u1', name: 'Una', roles: ['Administrator'] },
+    tokens: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' },
+  };
   refreshDelayMs = 0;
   /** Answers a refresh as a provider that no longer accepts the refresh token. */
   refuseRefresh = false;
@@ -13,7 +28,11 @@ export class FakeIdentityProvider implements IdentityProvider {
   async beginChallenge(): Promise<ChallengeStart> {
     this.calls.beginChallenge += 1;
     const state = `state-${++this.counter}`;
-    return { redirectUrl: `https://idp.example/authorize?state=${state}`, state, secrets: { state, nonce: 'n', codeVerifier: 'v' } };
+    return {
+      redirectUrl: `https://idp.example/authorize?state=${state}`,
+      state,
+      secrets: { state, nonce: 'n', codeVerifier: 'v' },
+    };
   }
 
   async completeCallback(_callbackUrl: URL, _secrets: FlowSecrets): Promise<ProviderIdentity> {

@@ -12,7 +12,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 
-export type IdTokenDefect = 'wrong-issuer' | 'wrong-audience' | 'wrong-nonce' | 'bad-signature' | 'alg-none' | 'expired';
+export type IdTokenDefect =
+  'wrong-issuer' | 'wrong-audience' | 'wrong-nonce' | 'bad-signature' | 'alg-none' | 'expired';
 /** What the token endpoint answers to a valid authorization-code request. */
 export type TokenBehavior = 'ok' | IdTokenDefect | 'oauth-error' | 'hang';
 export type Endpoint = 'discovery' | 'jwks' | 'authorization' | 'token' | 'userinfo';
@@ -142,11 +143,22 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
     back.searchParams.set('iss', issuer);
     const challenge = p.get('code_challenge');
     const scopes = (p.get('scope') ?? '').split(' ');
-    if (p.get('response_type') !== 'code' || !scopes.includes('openid') || challenge === null || p.get('code_challenge_method') !== 'S256') {
+    if (
+      p.get('response_type') !== 'code' ||
+      !scopes.includes('openid') ||
+      challenge === null ||
+      p.get('code_challenge_method') !== 'S256'
+    ) {
       back.searchParams.set('error', 'invalid_request');
     } else {
       const code = randomBytes(32).toString('base64url');
-      codes.set(code, { clientId: options.clientId, redirectUri, nonce: p.get('nonce') ?? undefined, codeChallenge: challenge, expiresAt: Date.now() + CODE_TTL_MS });
+      codes.set(code, {
+        clientId: options.clientId,
+        redirectUri,
+        nonce: p.get('nonce') ?? undefined,
+        codeChallenge: challenge,
+        expiresAt: Date.now() + CODE_TTL_MS,
+      });
       back.searchParams.set('code', code);
     }
     res.writeHead(302, { location: back.href, 'cache-control': 'no-store' }).end();
@@ -182,7 +194,10 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
       return json(res, 400, { error: 'invalid_grant' });
     }
     if (provider.tokenBehavior === 'oauth-error') {
-      return json(res, 400, { error: 'invalid_grant', error_description: options.errorDescription ?? 'refused on purpose' });
+      return json(res, 400, {
+        error: 'invalid_grant',
+        error_description: options.errorDescription ?? 'refused on purpose',
+      });
     }
     return json(res, 200, await tokenResponse(issued.nonce, provider.tokenBehavior));
   }
@@ -239,7 +254,9 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
     const colon = decoded.indexOf(':');
     if (colon < 0) return false;
     const decode = (value: string) => decodeURIComponent(value.replace(/\+/g, ' '));
-    return decode(decoded.slice(0, colon)) === options.clientId && decode(decoded.slice(colon + 1)) === options.clientSecret;
+    return (
+      decode(decoded.slice(0, colon)) === options.clientId && decode(decoded.slice(colon + 1)) === options.clientSecret
+    );
   }
 
   return provider;
@@ -255,7 +272,11 @@ function endpointOf(method: string, path: string): Endpoint | undefined {
 }
 
 function json(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
-  res.writeHead(status, { 'content-type': `${contentType}; charset=utf-8`, 'cache-control': 'no-store', pragma: 'no-cache' });
+  res.writeHead(status, {
+    'content-type': `${contentType}; charset=utf-8`,
+    'cache-control': 'no-store',
+    pragma: 'no-cache',
+  });
   res.end(JSON.stringify(body));
 }
 

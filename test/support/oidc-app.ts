@@ -71,7 +71,9 @@ export class TestBrowser {
 
   /** Starts a challenge at the app and signs `login` in at the provider; returns the callback URL (not yet delivered). */
   async startSignIn(appUrl: string, login: 'admin' | 'user', returnUrl = '/', deny = false): Promise<URL> {
-    const challenge = await this.get(`${appUrl}/External/Challenge?provider=OpenIdConnect&returnUrl=${encodeURIComponent(returnUrl)}`);
+    const challenge = await this.get(
+      `${appUrl}/External/Challenge?provider=OpenIdConnect&returnUrl=${encodeURIComponent(returnUrl)}`,
+    );
     const location = challenge.headers.get('location');
     if (challenge.status !== 302 || !location) throw new Error(`challenge answered ${challenge.status}`);
     return driveOidcLogin(location, login, this.jar, { deny });
@@ -98,7 +100,10 @@ export interface StoredTokens {
 }
 
 /** The tokens saved for a browser's session (their own record, referenced from the session). */
-export async function storedTokens(app: OidcApp, browser: TestBrowser): Promise<{ key: string; tokens: StoredTokens } | undefined> {
+export async function storedTokens(
+  app: OidcApp,
+  browser: TestBrowser,
+): Promise<{ key: string; tokens: StoredTokens } | undefined> {
   const session = await storedSession(app, browser);
   const ref = session?.signIn;
   if (session?.tokensSaved !== true || typeof ref !== 'string') return undefined;

@@ -20,7 +20,14 @@ export interface SpawnedProcess {
 export function spawnEntryPoint(args: readonly string[], env: Record<string, string>): SpawnedProcess {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -38,7 +45,11 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /** Resolves with the URL once the process logs that it listens. */
-export function listeningUrl(output: () => { stdout: string }, child: ChildProcess, timeoutMs = 10_000): Promise<string> {
+export function listeningUrl(
+  output: () => { stdout: string },
+  child: ChildProcess,
+  timeoutMs = 10_000,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const poll = setInterval(() => {

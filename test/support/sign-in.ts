@@ -25,7 +25,10 @@ export async function signIn(
   const scheme = options.scheme ?? 'OpenIdConnect';
   const token = newSessionToken();
   const now = Date.now();
-  const principal: Principal = { scheme, claims: claims.map(([type, value]): Claim => ({ type, value, issuer: scheme })) };
+  const principal: Principal = {
+    scheme,
+    claims: claims.map(([type, value]): Claim => ({ type, value, issuer: scheme })),
+  };
   const session: Record<string, unknown> = { ...(options.times ?? { createdAt: now, lastSeenAt: now }) };
   const { csrf } = await new SignInRecords(gatehouse.sessionStore, 60_000).create(session, principal);
   await gatehouse.sessionStore.set(sessionStoreKey(token), session, 60_000);

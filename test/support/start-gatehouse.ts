@@ -10,10 +10,18 @@ export interface RunningGatehouse {
 }
 
 /** A whole Gatehouse, composed as in production, listening on a free loopback port. */
-export async function startGatehouse(env: Record<string, string | undefined> = {}, options: Pick<GatehouseOptions, 'governance'> = {}): Promise<RunningGatehouse> {
+export async function startGatehouse(
+  env: Record<string, string | undefined> = {},
+  options: Pick<GatehouseOptions, 'governance'> = {},
+): Promise<RunningGatehouse> {
   const logs: string[] = [];
   const gatehouse = await createGatehouse({
-    env: { NODE_ENV: 'test', ProjectTemplate__Hosting__ShutdownDrainSeconds: '0', ProjectTemplate__Logging__Level: 'debug', ...env },
+    env: {
+      NODE_ENV: 'test',
+      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ProjectTemplate__Logging__Level: 'debug',
+      ...env,
+    },
     logDestination: { write: (line: string) => void logs.push(line) },
     ...options,
   });

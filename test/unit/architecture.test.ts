@@ -27,9 +27,11 @@ interface Violation {
 /** Checks one file's imports against the layer rules (the self-test below proves it can fail). */
 function violationsOf(file: string, source: string): Violation[] {
   const layer = relative(join(root, 'src'), file).split(/[\\/]/)[0] as Layer;
-  const specifiers = [...source.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)].map(
-    (match) => match[1] ?? match[2] ?? match[3] ?? '',
-  );
+  const specifiers = [
+    ...source.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g,
+    ),
+  ].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
   return specifiers
     .filter((specifier) => {
       if (specifier.startsWith('.')) {

@@ -14,7 +14,9 @@ export function isPlainObject(value: unknown): value is Tree {
  */
 export function canonicalize(value: unknown, schema: Schema, path: string[], unknown: UnknownKey[]): unknown {
   if (schema.type === 'array' && isPlainObject(value) && Object.keys(value).every((k) => /^\d+$/.test(k))) {
-    const items = Object.entries(value).sort(([a], [b]) => Number(a) - Number(b)).map(([, item]) => item);
+    const items = Object.entries(value)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, item]) => item);
     return canonicalize(items, schema, path, unknown);
   }
   if (schema.type === 'array' && Array.isArray(value)) {
@@ -34,8 +36,7 @@ export function canonicalize(value: unknown, schema: Schema, path: string[], unk
       const value = canonicalize(child, properties[canonical] ?? {}, [...path, canonical], unknown);
       const existing = result[canonical];
       result[canonical] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
-    }
-    else if (freeForm) result[key] = canonicalize(child, freeForm, [...path, key], unknown);
+    } else if (freeForm) result[key] = canonicalize(child, freeForm, [...path, key], unknown);
     else unknown.push({ path: [...path, key], siblings: known });
   }
   return result;

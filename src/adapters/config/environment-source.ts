@@ -39,7 +39,11 @@ export function parseDotenv(text: string): Record<string, string> {
     if (!match) continue;
     const [, name = '', rest = ''] = match;
     const quoted = /^(["'])(.*)\1$/.exec(rest);
-    variables[name] = quoted ? (quoted[1] === '"' ? (quoted[2] ?? '').replace(/\\n/g, '\n') : (quoted[2] ?? '')) : rest.replace(/\s+#.*$/, '');
+    variables[name] = quoted
+      ? quoted[1] === '"'
+        ? (quoted[2] ?? '').replace(/\\n/g, '\n')
+        : (quoted[2] ?? '')
+      : rest.replace(/\s+#.*$/, '');
   }
   return variables;
 }

@@ -27,7 +27,10 @@ export interface LoadedConfiguration {
  * config/appsettings.json < config/appsettings.<NODE_ENV>.json < .env < environment.
  * This is the only module that reads process.env (through the caller) and files.
  */
-export function loadConfiguration(rootDir: string, processEnv: Record<string, string | undefined>): LoadedConfiguration {
+export function loadConfiguration(
+  rootDir: string,
+  processEnv: Record<string, string | undefined>,
+): LoadedConfiguration {
   const problems: SettingsProblem[] = [];
   const dotenvPath = join(rootDir, '.env');
   const variables = { ...(existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath, 'utf8')) : {}), ...processEnv };

@@ -16,10 +16,20 @@ const secret: Schema = { type: 'string', secret: true };
 const boolean: Schema = { type: 'boolean' };
 const number: Schema = { type: 'number' };
 const strings: Schema = { type: 'array', items: string };
-const object = (properties: Record<string, Schema>): Schema => ({ type: 'object', properties, additionalProperties: false });
+const object = (properties: Record<string, Schema>): Schema => ({
+  type: 'object',
+  properties,
+  additionalProperties: false,
+});
 
 const providerCommon = { Enabled: boolean, Scheme: string, DisplayName: string };
-const social = object({ ...providerCommon, ClientId: string, ClientSecret: secret, CallbackPath: string, Scopes: strings });
+const social = object({
+  ...providerCommon,
+  ClientId: string,
+  ClientSecret: secret,
+  CallbackPath: string,
+  Scopes: strings,
+});
 const claimMappings: Schema = { type: 'object', additionalProperties: string };
 
 export const projectTemplateSchema: Schema = object({

@@ -16,7 +16,10 @@ export function validateTypes(tree: Record<string, unknown>): SettingsProblem[] 
 }
 
 function describe(failure: ErrorObject): SettingsProblem {
-  const segments = failure.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = failure.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const key = keyOf(...segments);
   switch (failure.keyword) {
     case 'type': {

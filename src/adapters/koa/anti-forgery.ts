@@ -9,14 +9,23 @@ export function newAntiForgeryToken(): string {
 }
 
 const refused = () =>
-  new GatehouseError('antiforgery.invalid', 'This form has expired or did not come from this site. Reload the page and try again.', { safe: true });
+  new GatehouseError(
+    'antiforgery.invalid',
+    'This form has expired or did not come from this site. Reload the page and try again.',
+    { safe: true },
+  );
 
 /**
  * Anti-forgery validation of an unsafe request: the submitted token must equal the
  * session's (compared in constant time), and the browser's own provenance headers must
  * not say the request came from another site (Origin, Sec-Fetch-Site).
  */
-export function verifyAntiForgery(ctx: Context, expectedOrigin: string, sessionToken: unknown, submitted: string | undefined): void {
+export function verifyAntiForgery(
+  ctx: Context,
+  expectedOrigin: string,
+  sessionToken: unknown,
+  submitted: string | undefined,
+): void {
   const origin = ctx.get('origin');
   if (origin !== '' && origin !== expectedOrigin) throw refused();
   const fetchSite = ctx.get('sec-fetch-site');

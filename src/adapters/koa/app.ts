@@ -67,7 +67,8 @@ function staticFiles(publicDir: string, production: boolean): Middleware {
     return serve(publicDir, { index: false, hidden: false, defer: false, maxage: production ? 60 * 60 * 1000 : 0 });
   });
   return async function serveStatic(ctx, next) {
-    const isFile = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.lastIndexOf('.') > ctx.path.lastIndexOf('/');
+    const isFile =
+      (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.lastIndexOf('.') > ctx.path.lastIndexOf('/');
     if (!isFile) return next();
     return (await send())(ctx, next);
   };

@@ -19,7 +19,8 @@ const STATUS_BY_CODE: Record<string, number> = {
 export function statusForCode(code: string): number {
   let best = '';
   for (const prefix of Object.keys(STATUS_BY_CODE)) {
-    if ((code === prefix || (prefix.endsWith('.') && code.startsWith(prefix))) && prefix.length > best.length) best = prefix;
+    if ((code === prefix || (prefix.endsWith('.') && code.startsWith(prefix))) && prefix.length > best.length)
+      best = prefix;
   }
   return best ? (STATUS_BY_CODE[best] ?? 500) : 500;
 }

@@ -5,10 +5,22 @@ export function wantsJson(ctx: Context): boolean {
   return ctx.path.startsWith('/api/') || ctx.accepts('html', 'json') === 'json';
 }
 
-export function sendProblem(ctx: Context, status: number, title: string, detail: string | undefined, code: string | undefined): void {
+export function sendProblem(
+  ctx: Context,
+  status: number,
+  title: string,
+  detail: string | undefined,
+  code: string | undefined,
+): void {
   ctx.status = status;
   ctx.type = 'application/problem+json';
-  ctx.body = JSON.stringify({ type: 'about:blank', title, status, ...(detail ? { detail } : {}), ...(code ? { code } : {}) });
+  ctx.body = JSON.stringify({
+    type: 'about:blank',
+    title,
+    status,
+    ...(detail ? { detail } : {}),
+    ...(code ? { code } : {}),
+  });
 }
 
 const TITLES: Record<number, string> = {

@@ -9,5 +9,7 @@ import { GatehouseError } from '../../domain/errors.js';
 export function singleQuery(ctx: Context, name: string): string | undefined {
   const value = ctx.query[name];
   if (value === undefined || typeof value === 'string') return value;
-  throw new GatehouseError('request.repeated_parameter', `The query parameter "${name}" must appear at most once.`, { safe: true });
+  throw new GatehouseError('request.repeated_parameter', `The query parameter "${name}" must appear at most once.`, {
+    safe: true,
+  });
 }

@@ -19,6 +19,13 @@ export async function renderError(ctx: Context, view: ErrorView): Promise<void> 
     sendProblem(ctx, view.status, title, view.detail, view.code);
     return;
   }
-  await ctx.render('error', { status: view.status, title, detail: view.detail, code: view.code, stack: view.stack, requestId: ctx.state.requestId });
+  await ctx.render('error', {
+    status: view.status,
+    title,
+    detail: view.detail,
+    code: view.code,
+    stack: view.stack,
+    requestId: ctx.state.requestId,
+  });
   ctx.status = view.status;
 }

@@ -27,7 +27,11 @@ async function loadRenderer(viewsDir: string, cache: boolean): Promise<Render> {
     autoescape: true,
     throwOnUndefined: false,
   });
-  const extendContext = views(viewsDir, { extension: 'njk', map: { njk: 'nunjucks' }, options: { nunjucksEnv: environment, cache } }) as unknown as () => Render;
+  const extendContext = views(viewsDir, {
+    extension: 'njk',
+    map: { njk: 'nunjucks' },
+    options: { nunjucksEnv: environment, cache },
+  }) as unknown as () => Render;
   // Called without a context, koa-views returns the render function for app.context.
   return extendContext();
 }

@@ -33,8 +33,11 @@ export function redactUrl(url: string): string {
  * (they would mangle ordinary words); the startup rules ask for long secrets anyway.
  */
 export function secretScrubber(secretValues: readonly string[]): (line: string) => string {
-  const needles = [...new Set(secretValues.filter((value) => value.length >= 6).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]))]
-    .sort((a, b) => b.length - a.length);
+  const needles = [
+    ...new Set(
+      secretValues.filter((value) => value.length >= 6).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]),
+    ),
+  ].sort((a, b) => b.length - a.length);
   if (needles.length === 0) return (line) => line;
   return (line) => {
     let result = line;
@@ -54,8 +57,23 @@ export function secretScrubber(secretValues: readonly string[]): (line: string) 
  */
 export function redactPaths(secretKeyPaths: readonly string[][]): string[] {
   const fromSchema = secretKeyPaths.map((path) => `settings.${path.join('.')}`);
-  const secrets = ['cookie', 'authorization', 'password', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'tokens', 'SAMLResponse', 'SAMLRequest'];
+  const secrets = [
+    'cookie',
+    'authorization',
+    'password',
+    'client_secret',
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'tokens',
+    'SAMLResponse',
+    'SAMLRequest',
+  ];
   const containers = ['headers', 'req.headers', 'res.headers', 'query', 'body', 'params'];
-  const nested = containers.flatMap((container) => [...secrets, 'code', 'state', '["set-cookie"]'].map((name) => (name.startsWith('[') ? `${container}${name}` : `${container}.${name}`)));
+  const nested = containers.flatMap((container) =>
+    [...secrets, 'code', 'state', '["set-cookie"]'].map((name) =>
+      name.startsWith('[') ? `${container}${name}` : `${container}.${name}`,
+    ),
+  );
   return [...fromSchema, ...secrets, ...nested, 'err.cause'];
 }

@@ -35,7 +35,23 @@ export interface OidcProviderOptions {
 }
 
 /** ID token claims that userinfo must not overwrite (OIDC Core 2 and 5.3.2). */
-const PROTOCOL_CLAIMS = new Set(['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'nonce', 'azp', 'auth_time', 'acr', 'amr', 'at_hash', 'c_hash', 'sid', 'jti']);
+const PROTOCOL_CLAIMS = new Set([
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'nbf',
+  'nonce',
+  'azp',
+  'auth_time',
+  'acr',
+  'amr',
+  'at_hash',
+  'c_hash',
+  'sid',
+  'jti',
+]);
 
 /**
  * OpenID Connect sign-in with openid-client: authorization code + PKCE (S256), state and
@@ -54,17 +70,29 @@ export class OidcIdentityProvider implements IdentityProvider {
     const alg = options.idTokenSigningAlg ?? 'RS256';
     if (alg === 'none' || alg.startsWith('HS')) {
       // Unsigned or client-secret-signed ID tokens prove nothing about who issued them.
-      throw new GatehouseError('config.invalid', 'The OpenID Connect ID token algorithm must be an asymmetric signature algorithm.');
+      throw new GatehouseError(
+        'config.invalid',
+        'The OpenID Connect ID token algorithm must be an asymmetric signature algorithm.',
+      );
     }
     const redirect = URL.canParse(options.redirectUri) ? new URL(options.redirectUri) : undefined;
     if (!redirect || redirect.search !== '' || redirect.hash !== '') {
-      throw new GatehouseError('config.invalid', 'The OpenID Connect redirect URI must be an absolute URL without query or fragment.');
+      throw new GatehouseError(
+        'config.invalid',
+        'The OpenID Connect redirect URI must be an absolute URL without query or fragment.',
+      );
     }
-    if (!(options.timeoutMs > 0)) throw new GatehouseError('config.invalid', 'The OpenID Connect time-out must be positive.');
+    if (!(options.timeoutMs > 0))
+      throw new GatehouseError('config.invalid', 'The OpenID Connect time-out must be positive.');
     this.#options = { ...options, idTokenSigningAlg: alg };
     this.#clock = options.clock ?? { now: () => Date.now() };
     const { settings } = options;
-    this.info = { key: options.key, scheme: settings.Scheme, displayName: settings.DisplayName, callbackPath: settings.CallbackPath };
+    this.info = {
+      key: options.key,
+      scheme: settings.Scheme,
+      displayName: settings.DisplayName,
+      callbackPath: settings.CallbackPath,
+    };
     this.#discovery = new DiscoveryCache(() => this.#discover());
     this.healthCheck = {
       name: `identityProvider:${options.key}`,
@@ -106,13 +134,23 @@ export class OidcIdentityProvider implements IdentityProvider {
     // openid-client fails open: an undefined expectedState, pkceCodeVerifier or expectedNonce
     // means "expect none". Refuse before any network call.
     if (!nonEmpty(state) || !nonEmpty(nonce) || !nonEmpty(codeVerifier)) {
-      throw this.#refuse(new GatehouseError('idp.flow_missing', 'The sign-in could not be completed: it was not started here or was already used.', { safe: true }));
+      throw this.#refuse(
+        new GatehouseError(
+          'idp.flow_missing',
+          'The sign-in could not be completed: it was not started here or was already used.',
+          { safe: true },
+        ),
+      );
     }
     const params = callbackUrl.searchParams;
     const returnedStates = params.getAll('state');
     // RFC 6749 10.12: the response must carry exactly the state this flow sent.
     if (returnedStates.length !== 1 || !sameString(returnedStates[0] ?? '', state)) {
-      throw this.#refuse(new GatehouseError('idp.state_mismatch', 'The sign-in response does not belong to this sign-in.', { safe: true }));
+      throw this.#refuse(
+        new GatehouseError('idp.state_mismatch', 'The sign-in response does not belong to this sign-in.', {
+          safe: true,
+        }),
+      );
     }
     if (params.has('error')) {
       throw this.#refuse(providerError(params.get('error')));
@@ -125,32 +163,46 @@ export class OidcIdentityProvider implements IdentityProvider {
     for (const [name, value] of params) currentUrl.searchParams.append(name, value);
 
     const response = await this.#call('callback', () =>
-      client.authorizationCodeGrant(config, currentUrl, { expectedState: state, expectedNonce: nonce, pkceCodeVerifier: codeVerifier, idTokenExpected: true }),
+      client.authorizationCodeGrant(config, currentUrl, {
+        expectedState: state,
+        expectedNonce: nonce,
+        pkceCodeVerifier: codeVerifier,
+        idTokenExpected: true,
+      }),
     );
     const idClaims = response.claims();
-    if (!idClaims) throw this.#refuse(new GatehouseError('idp.id_token_invalid', 'The identity provider returned no ID token.'));
+    if (!idClaims)
+      throw this.#refuse(new GatehouseError('idp.id_token_invalid', 'The identity provider returned no ID token.'));
     const claims: Record<string, unknown> = { ...idClaims };
 
     if (config.serverMetadata().userinfo_endpoint !== undefined) {
       // OIDC Core 5.3.2: the userinfo `sub` must be the ID token's.
-      const userInfo = await this.#call('userinfo', () => client.fetchUserInfo(config, response.access_token, idClaims.sub));
+      const userInfo = await this.#call('userinfo', () =>
+        client.fetchUserInfo(config, response.access_token, idClaims.sub),
+      );
       for (const [name, value] of Object.entries(userInfo)) {
         if (!PROTOCOL_CLAIMS.has(name)) claims[name] = value;
       }
     }
-    return this.#options.settings.SaveTokens ? { claims, tokens: toSessionTokens(response, this.#clock.now()) } : { claims };
+    return this.#options.settings.SaveTokens
+      ? { claims, tokens: toSessionTokens(response, this.#clock.now()) }
+      : { claims };
   }
 
   async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
     const { refreshToken } = tokens;
-    if (!refreshToken) throw new GatehouseError('idp.refresh_unavailable', 'No refresh token was issued for this session.');
+    if (!refreshToken)
+      throw new GatehouseError('idp.refresh_unavailable', 'No refresh token was issued for this session.');
     const config = await this.#discovery.get();
     const response = await this.#call('refresh', () => client.refreshTokenGrant(config, refreshToken));
     // OIDC Core 12.2: a refreshed ID token must name the same subject (iss and aud are checked by openid-client).
     const previousSubject = tokens.idToken === undefined ? undefined : subjectOfIdToken(tokens.idToken);
     const refreshedSubject = response.claims()?.sub;
     if (refreshedSubject !== undefined && previousSubject !== undefined && refreshedSubject !== previousSubject) {
-      throw this.#refuse(new GatehouseError('idp.id_token_invalid', 'The refreshed ID token names another subject.'), 'refresh');
+      throw this.#refuse(
+        new GatehouseError('idp.id_token_invalid', 'The refreshed ID token names another subject.'),
+        'refresh',
+      );
     }
     return toSessionTokens(response, this.#clock.now(), tokens);
   }
@@ -167,7 +219,8 @@ export class OidcIdentityProvider implements IdentityProvider {
     } catch (err) {
       // Local sign-out must not fail because the provider is down: just skip its logout.
       // (A failed discovery was logged where it failed.)
-      if (!isGatehouseError(err)) this.#log('discovery', translateOidcError(err, 'discovery').code, summarizeLibraryError(err));
+      if (!isGatehouseError(err))
+        this.#log('discovery', translateOidcError(err, 'discovery').code, summarizeLibraryError(err));
       return undefined;
     }
   }
@@ -176,9 +229,12 @@ export class OidcIdentityProvider implements IdentityProvider {
     const { settings, timeoutMs, allowInsecureHttp, idTokenSigningAlg } = this.#options;
     // Signature checks of ID tokens from the token endpoint are off by default (OIDC Core
     // 3.1.3.7 allows relying on TLS); we want them, against the provider's JWKS.
-    const execute = allowInsecureHttp ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks];
+    const execute = allowInsecureHttp
+      ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+      : [client.enableNonRepudiationChecks];
     const metadata: Partial<client.ClientMetadata> = { id_token_signed_response_alg: idTokenSigningAlg };
-    const authentication = settings.ClientSecret === '' ? client.None() : client.ClientSecretBasic(settings.ClientSecret);
+    const authentication =
+      settings.ClientSecret === '' ? client.None() : client.ClientSecretBasic(settings.ClientSecret);
     return this.#call('discovery', () =>
       client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
         timeout: timeoutMs / 1000,
@@ -204,7 +260,10 @@ export class OidcIdentityProvider implements IdentityProvider {
   }
 
   #log(stage: OidcStage, code: string, library: ReturnType<typeof summarizeLibraryError> | undefined): void {
-    const fields = library === undefined ? { provider: this.info.key, stage, code } : { provider: this.info.key, stage, code, library };
+    const fields =
+      library === undefined
+        ? { provider: this.info.key, stage, code }
+        : { provider: this.info.key, stage, code, library };
     this.#options.logger.warn(fields, 'OpenID Connect step failed');
   }
 }

@@ -26,7 +26,9 @@ export function subjectOfIdToken(idToken: string): string | undefined {
   if (payload === undefined) return undefined;
   try {
     const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    return typeof claims === 'object' && claims !== null && 'sub' in claims && typeof claims.sub === 'string' ? claims.sub : undefined;
+    return typeof claims === 'object' && claims !== null && 'sub' in claims && typeof claims.sub === 'string'
+      ? claims.sub
+      : undefined;
   } catch {
     return undefined;
   }

@@ -17,10 +17,31 @@ export interface LibraryErrorSummary {
   causes: Array<{ name: string; code?: string }>;
 }
 
-const TIMEOUT_CODES = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMEOUT_CODES = new Set([
+  'OAUTH_TIMEOUT',
+  'OAUTH_ABORT',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
 /** ID token checks of oauth4webapi (OIDC Core 3.1.3.7): iss, aud, azp, nonce, exp, iat, signature, key selection. */
-const ID_TOKEN_CODES = new Set(['OAUTH_JWT_CLAIM_COMPARISON_FAILED', 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED', 'OAUTH_KEY_SELECTION_FAILED']);
+const ID_TOKEN_CODES = new Set([
+  'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
+  'OAUTH_JWT_TIMESTAMP_CHECK_FAILED',
+  'OAUTH_KEY_SELECTION_FAILED',
+]);
 
 /**
  * The one place where openid-client (and oauth4webapi) errors become Gatehouse codes.
@@ -30,10 +51,21 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
   if (isGatehouseError(err)) return err;
   const chain = causeChain(err);
 
-  if (chain.some((link) => link.name === 'TimeoutError' || link.name === 'AbortError' || TIMEOUT_CODES.has(link.code ?? ''))) {
-    return new GatehouseError('idp.timeout', 'The identity provider did not answer in time.', { safe: true, cause: summaryError(err) });
+  if (
+    chain.some(
+      (link) => link.name === 'TimeoutError' || link.name === 'AbortError' || TIMEOUT_CODES.has(link.code ?? ''),
+    )
+  ) {
+    return new GatehouseError('idp.timeout', 'The identity provider did not answer in time.', {
+      safe: true,
+      cause: summaryError(err),
+    });
   }
-  if (chain.some((link) => (link.name === 'TypeError' && link.message === 'fetch failed') || NETWORK_CODES.has(link.code ?? ''))) {
+  if (
+    chain.some(
+      (link) => (link.name === 'TypeError' && link.message === 'fetch failed') || NETWORK_CODES.has(link.code ?? ''),
+    )
+  ) {
     return unreachable(err);
   }
   // Unusable metadata (issuer mismatch, plain http refused, not JSON) is an outage for this service.
@@ -42,7 +74,9 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
   if (err instanceof AuthorizationResponseError) return providerError(err.error);
   if (stage === 'userinfo') {
     // Includes a userinfo `sub` that differs from the ID token's (OIDC Core 5.3.2).
-    return new GatehouseError('idp.userinfo_failed', 'The identity provider did not return the user information.', { cause: summaryError(err) });
+    return new GatehouseError('idp.userinfo_failed', 'The identity provider did not return the user information.', {
+      cause: summaryError(err),
+    });
   }
   if (err instanceof ResponseBodyError) {
     return tokenExchangeFailed(err, oauthErrorCode(err.error));
@@ -54,14 +88,24 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
   const code = chain[0]?.code;
   const detail = chain.map((link) => link.message).join(' / ');
   if (ID_TOKEN_CODES.has(code ?? '') || /\bJW[TS]\b|ID Token|"id_token"/.test(detail)) {
-    return new GatehouseError('idp.id_token_invalid', 'The identity provider returned an ID token that failed validation.', { cause: summaryError(err) });
+    return new GatehouseError(
+      'idp.id_token_invalid',
+      'The identity provider returned an ID token that failed validation.',
+      { cause: summaryError(err) },
+    );
   }
   if (/"state"/.test(detail)) {
-    return new GatehouseError('idp.state_mismatch', 'The sign-in response does not belong to this sign-in.', { safe: true, cause: summaryError(err) });
+    return new GatehouseError('idp.state_mismatch', 'The sign-in response does not belong to this sign-in.', {
+      safe: true,
+      cause: summaryError(err),
+    });
   }
   if (/"iss"/.test(detail)) {
     // RFC 9207: the authorization response names another issuer (mix-up attack).
-    return new GatehouseError('idp.issuer_mismatch', 'The sign-in response comes from another identity provider.', { safe: true, cause: summaryError(err) });
+    return new GatehouseError('idp.issuer_mismatch', 'The sign-in response comes from another identity provider.', {
+      safe: true,
+      cause: summaryError(err),
+    });
   }
   return tokenExchangeFailed(err, 'invalid_response');
 }
@@ -71,7 +115,11 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
  * error code is named, the free-text error_description is not echoed.
  */
 export function providerError(oauthError: unknown): GatehouseError {
-  return new GatehouseError('idp.provider_error', `The identity provider refused the sign-in (${oauthErrorCode(oauthError)}).`, { safe: true });
+  return new GatehouseError(
+    'idp.provider_error',
+    `The identity provider refused the sign-in (${oauthErrorCode(oauthError)}).`,
+    { safe: true },
+  );
 }
 
 export function summarizeLibraryError(err: unknown): LibraryErrorSummary {
@@ -81,7 +129,8 @@ export function summarizeLibraryError(err: unknown): LibraryErrorSummary {
     causes: causes.map(({ name, code }) => (code === undefined ? { name } : { name, code })),
   };
   if (head?.code !== undefined) summary.code = head.code;
-  if (err instanceof ResponseBodyError || err instanceof AuthorizationResponseError) summary.oauthError = oauthErrorCode(err.error);
+  if (err instanceof ResponseBodyError || err instanceof AuthorizationResponseError)
+    summary.oauthError = oauthErrorCode(err.error);
   return summary;
 }
 
@@ -91,11 +140,18 @@ function oauthErrorCode(value: unknown): string {
 }
 
 function unreachable(err: unknown): GatehouseError {
-  return new GatehouseError('idp.unreachable', 'The identity provider could not be reached.', { safe: true, cause: summaryError(err) });
+  return new GatehouseError('idp.unreachable', 'The identity provider could not be reached.', {
+    safe: true,
+    cause: summaryError(err),
+  });
 }
 
 function tokenExchangeFailed(err: unknown, oauthError: string): GatehouseError {
-  return new GatehouseError('idp.token_exchange_failed', `The identity provider did not issue tokens (${oauthError}).`, { cause: summaryError(err) });
+  return new GatehouseError(
+    'idp.token_exchange_failed',
+    `The identity provider did not issue tokens (${oauthError}).`,
+    { cause: summaryError(err) },
+  );
 }
 
 /** A cause safe to keep on the GatehouseError: names and codes, nothing the library carried. */
@@ -117,7 +173,11 @@ function causeChain(err: unknown): ChainLink[] {
   // Only Error causes are followed: the library's other causes are response bodies, claims and keys.
   while (links.length < 6 && current instanceof Error) {
     const code = 'code' in current && typeof current.code === 'string' ? current.code : undefined;
-    links.push(code === undefined ? { name: current.name, message: current.message } : { name: current.name, code, message: current.message });
+    links.push(
+      code === undefined
+        ? { name: current.name, message: current.message }
+        : { name: current.name, code, message: current.message },
+    );
     current = current.cause;
   }
   return links;

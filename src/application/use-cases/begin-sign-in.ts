@@ -37,10 +37,17 @@ export class BeginSignIn {
 
   async execute(input: BeginSignInInput): Promise<BeginSignInResult> {
     if (input.scheme === undefined || input.scheme === '') {
-      throw new GatehouseError('auth.unknown_provider', 'Choose a sign-in provider: the provider parameter is missing.', { safe: true });
+      throw new GatehouseError(
+        'auth.unknown_provider',
+        'Choose a sign-in provider: the provider parameter is missing.',
+        { safe: true },
+      );
     }
     const provider = this.providers.find((candidate) => candidate.info.scheme === input.scheme);
-    if (!provider) throw new GatehouseError('auth.unknown_provider', 'No sign-in provider is registered under that name.', { safe: true });
+    if (!provider)
+      throw new GatehouseError('auth.unknown_provider', 'No sign-in provider is registered under that name.', {
+        safe: true,
+      });
 
     const start = await provider.beginChallenge();
     const key = flowKey(start.state);

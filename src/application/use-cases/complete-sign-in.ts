@@ -44,7 +44,8 @@ export class CompleteSignIn {
 
   async execute(input: CompleteSignInInput): Promise<CompleteSignInResult> {
     const states = input.callbackUrl.searchParams.getAll('state');
-    if (states.length > 1) throw refuse('request.repeated_parameter', 'The query parameter "state" must appear at most once.');
+    if (states.length > 1)
+      throw refuse('request.repeated_parameter', 'The query parameter "state" must appear at most once.');
     const state = states[0];
     const key = state ? flowKey(state) : undefined;
     const pendingFlows = input.pendingFlows.filter((k) => k !== key);
@@ -52,7 +53,10 @@ export class CompleteSignIn {
     // must neither sign it in nor spend the rightful browser's flow.
     if (!key || !input.pendingFlows.includes(key)) {
       if (input.pendingFlows.length === 0) {
-        throw refuse('idp.flow_missing', 'No sign-in is in progress in this browser: it may have been completed already, or cookies are blocked.');
+        throw refuse(
+          'idp.flow_missing',
+          'No sign-in is in progress in this browser: it may have been completed already, or cookies are blocked.',
+        );
       }
       throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
     }
@@ -62,13 +66,18 @@ export class CompleteSignIn {
     if (input.sessionBinding === '' || flow.binding !== input.sessionBinding) {
       throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
     }
-    if (this.clock.now() - flow.createdAt > FLOW_LIFETIME_MS) throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');
+    if (this.clock.now() - flow.createdAt > FLOW_LIFETIME_MS)
+      throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');
     if (flow.provider !== input.provider) {
-      throw refuse('idp.flow_wrong_provider', 'The sign-in response arrived for a different provider than the one the sign-in started with.');
+      throw refuse(
+        'idp.flow_wrong_provider',
+        'The sign-in response arrived for a different provider than the one the sign-in started with.',
+      );
     }
     const providerError = input.callbackUrl.searchParams.get('error');
     if (providerError !== null) {
-      const code = /^[\x20-\x7e]{1,64}$/.test(providerError) && !/[<>"&]/.test(providerError) ? providerError : 'unknown';
+      const code =
+        /^[\x20-\x7e]{1,64}$/.test(providerError) && !/[<>"&]/.test(providerError) ? providerError : 'unknown';
       throw refuse('idp.provider_error', `The identity provider did not sign you in (${code}).`);
     }
 
@@ -84,7 +93,8 @@ export class CompleteSignIn {
       extraMappings: transformation.Mappings[flow.provider],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const saveTokens = flow.provider === 'OpenIdConnect' ? this.settings.Authentication.Providers.OpenIdConnect.SaveTokens : false;
+    const saveTokens =
+      flow.provider === 'OpenIdConnect' ? this.settings.Authentication.Providers.OpenIdConnect.SaveTokens : false;
     return { principal, tokens: saveTokens ? identity.tokens : undefined, returnUrl: flow.returnUrl, pendingFlows };
   }
 }
@@ -101,7 +111,13 @@ interface Flow {
 function readFlow(record: StoredRecord): Flow | undefined {
   const { returnUrl, createdAt, binding, secrets } = record;
   const provider = providerKeys.find((key) => key === record.provider);
-  if (provider === undefined || typeof returnUrl !== 'string' || typeof createdAt !== 'number' || typeof binding !== 'string') return undefined;
+  if (
+    provider === undefined ||
+    typeof returnUrl !== 'string' ||
+    typeof createdAt !== 'number' ||
+    typeof binding !== 'string'
+  )
+    return undefined;
   if (typeof secrets !== 'object' || secrets === null) return undefined;
   const strings: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets)) if (typeof value === 'string') strings[name] = value;

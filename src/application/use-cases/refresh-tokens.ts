@@ -66,16 +66,29 @@ export class RefreshTokens {
    * Refreshes the tokens of the sign-in `signInRef`. `reload` reads the tokens saved for
    * it now (another process may have replaced them since this request loaded them).
    */
-  execute(signInRef: string, scheme: string, tokens: SessionTokens, reload: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
+  execute(
+    signInRef: string,
+    scheme: string,
+    tokens: SessionTokens,
+    reload: () => Promise<SessionTokens | undefined>,
+  ): Promise<RefreshOutcome> {
     const running = this.#inFlight.get(signInRef);
     if (running) return running;
-    const refresh = this.#refreshOnce(signInRef, scheme, tokens, reload).finally(() => this.#inFlight.delete(signInRef));
+    const refresh = this.#refreshOnce(signInRef, scheme, tokens, reload).finally(() =>
+      this.#inFlight.delete(signInRef),
+    );
     this.#inFlight.set(signInRef, refresh);
     return refresh;
   }
 
-  async #refreshOnce(signInRef: string, scheme: string, tokens: SessionTokens, reload: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
-    if (!(await this.store.claim(refreshClaimKey(signInRef, tokens), this.#claimMs))) return this.#waitForOther(tokens, reload);
+  async #refreshOnce(
+    signInRef: string,
+    scheme: string,
+    tokens: SessionTokens,
+    reload: () => Promise<SessionTokens | undefined>,
+  ): Promise<RefreshOutcome> {
+    if (!(await this.store.claim(refreshClaimKey(signInRef, tokens), this.#claimMs)))
+      return this.#waitForOther(tokens, reload);
     const current = await reload();
     if (!current) return { outcome: 'refused' };
     if (current.accessToken !== tokens.accessToken) return { outcome: 'refreshed', tokens: current };
@@ -84,7 +97,10 @@ export class RefreshTokens {
   }
 
   /** Another process holds the claim: its tokens, once saved; nothing if it takes too long. */
-  async #waitForOther(tokens: SessionTokens, reload: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
+  async #waitForOther(
+    tokens: SessionTokens,
+    reload: () => Promise<SessionTokens | undefined>,
+  ): Promise<RefreshOutcome> {
     for (let waited = 0; waited < this.#waitForOtherMs; waited += POLL_EVERY_MS) {
       await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
       const current = await reload();

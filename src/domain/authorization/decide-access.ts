@@ -38,7 +38,11 @@ const FALLBACK_POLICY = definePolicy('fallback');
  * @throws GatehouseError `config.unknown_policy` when metadata names an unregistered policy
  *   (a programming error; `missingPolicies` finds these at startup).
  */
-export function decideEndpointAccess(metadata: EndpointMetadata | undefined, principal: Principal | undefined, context: AccessContext): AccessDecision {
+export function decideEndpointAccess(
+  metadata: EndpointMetadata | undefined,
+  principal: Principal | undefined,
+  context: AccessContext,
+): AccessDecision {
   const required = requiredPolicies(metadata, context);
   if (required.length === 0) return { outcome: 'allow' };
   if (!context.authenticationEnabled) return { outcome: 'forbid', failed: [AUTHENTICATION_DISABLED] };
@@ -54,10 +58,16 @@ export function missingPolicies(metadata: EndpointMetadata | undefined, registry
 }
 
 /** How an endpoint is protected, in words, for the endpoint inventory. */
-export function effectiveAccess(metadata: EndpointMetadata | undefined, requireAuthenticatedUserByDefault: boolean): string {
-  if (metadata === undefined) return requireAuthenticatedUserByDefault ? 'fallback: authenticated user' : 'fallback: none (public)';
+export function effectiveAccess(
+  metadata: EndpointMetadata | undefined,
+  requireAuthenticatedUserByDefault: boolean,
+): string {
+  if (metadata === undefined)
+    return requireAuthenticatedUserByDefault ? 'fallback: authenticated user' : 'fallback: none (public)';
   if (metadata.kind === 'anonymous') return 'anonymous';
-  return metadata.policies.length === 0 ? 'default policy (authenticated user)' : `policies: ${metadata.policies.join(', ')}`;
+  return metadata.policies.length === 0
+    ? 'default policy (authenticated user)'
+    : `policies: ${metadata.policies.join(', ')}`;
 }
 
 function requiredPolicies(metadata: EndpointMetadata | undefined, context: AccessContext): Policy[] {
@@ -67,7 +77,10 @@ function requiredPolicies(metadata: EndpointMetadata | undefined, context: Acces
   return [...new Set(metadata.policies)].map((name) => {
     const policy = context.policies.get(name);
     if (policy === undefined) {
-      throw new GatehouseError('config.unknown_policy', `An endpoint requires the authorization policy "${name}", which is not registered.`);
+      throw new GatehouseError(
+        'config.unknown_policy',
+        `An endpoint requires the authorization policy "${name}", which is not registered.`,
+      );
     }
     return policy;
   });

@@ -17,7 +17,9 @@ const AUTHENTICATED_USER = 'authenticated user';
  */
 export function evaluatePolicy(policy: Policy, principal: Principal | undefined): AuthorizationDecision {
   if (principal === undefined) return { allowed: false, failed: [AUTHENTICATED_USER], authenticated: false };
-  const failed = policy.requirements.filter((requirement) => !isSatisfied(requirement, principal)).map(describeRequirement);
+  const failed = policy.requirements
+    .filter((requirement) => !isSatisfied(requirement, principal))
+    .map(describeRequirement);
   return failed.length === 0 ? { allowed: true } : { allowed: false, failed, authenticated: true };
 }
 
@@ -43,7 +45,8 @@ function isSatisfied(requirement: Requirement, principal: Principal): boolean {
       // Type and value compare exactly (ordinal): `administrator` is not `Administrator`.
       return principal.claims.some(
         (claim) =>
-          claim.type === requirement.claimType && (requirement.allowedValues.length === 0 || requirement.allowedValues.includes(claim.value)),
+          claim.type === requirement.claimType &&
+          (requirement.allowedValues.length === 0 || requirement.allowedValues.includes(claim.value)),
       );
     case 'custom':
       return requirement.test(principal);

@@ -41,7 +41,10 @@ export function requirePermission(claimType: string, permissions: readonly strin
 
 function requireSomeValue(what: string, claimType: string, values: readonly string[]): Requirement {
   if (values.length === 0) {
-    throw new GatehouseError('config.invalid_policy', `A ${what} requirement on claim type "${claimType}" needs at least one allowed value.`);
+    throw new GatehouseError(
+      'config.invalid_policy',
+      `A ${what} requirement on claim type "${claimType}" needs at least one allowed value.`,
+    );
   }
   return requireClaim(claimType, values);
 }
@@ -65,9 +68,13 @@ export class PolicyRegistry {
 
   /** Registers `policy`; a second policy with the same name is a configuration error. */
   add(policy: Policy): this {
-    if (policy.name.trim() === '') throw new GatehouseError('config.invalid_policy', 'A policy needs a non-empty name.');
+    if (policy.name.trim() === '')
+      throw new GatehouseError('config.invalid_policy', 'A policy needs a non-empty name.');
     if (this.#policies.has(policy.name)) {
-      throw new GatehouseError('config.duplicate_policy', `The authorization policy "${policy.name}" is registered twice.`);
+      throw new GatehouseError(
+        'config.duplicate_policy',
+        `The authorization policy "${policy.name}" is registered twice.`,
+      );
     }
     this.#policies.set(policy.name, policy);
     return this;
@@ -95,7 +102,9 @@ export function builtInPolicies(authorization: AuthorizationSettings): PolicyReg
     .add(
       definePolicy(
         PolicyNames.AdministratorRole,
-        AdministratorRoles.length > 0 ? requireRole(RoleClaimType, AdministratorRoles) : nobody('ProjectTemplate:Authorization:AdministratorRoles'),
+        AdministratorRoles.length > 0
+          ? requireRole(RoleClaimType, AdministratorRoles)
+          : nobody('ProjectTemplate:Authorization:AdministratorRoles'),
       ),
     )
     .add(

@@ -80,7 +80,10 @@ export const builtInClaimMappings: Readonly<Record<ProviderKey, readonly ClaimMa
  * (`ClaimsTransformation:Mappings:<ProviderKey>`, source -> target) replaces every built-in
  * row with the same source and otherwise adds a row. Configured rows are never fallbacks.
  */
-export function effectiveClaimMappings(provider: ProviderKey, extraMappings: Readonly<Record<string, string>> = {}): ClaimMapping[] {
+export function effectiveClaimMappings(
+  provider: ProviderKey,
+  extraMappings: Readonly<Record<string, string>> = {},
+): ClaimMapping[] {
   const configured = Object.entries(extraMappings).map(([source, target]) => ({ source, target }));
   const overridden = new Set(configured.map((row) => row.source));
   return [...builtInClaimMappings[provider].filter((row) => !overridden.has(row.source)), ...configured];

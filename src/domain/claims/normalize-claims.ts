@@ -9,7 +9,19 @@ import type { Claim, Principal } from './principal.js';
  * adapter during sign-in and are meaningless afterwards, so they never reach a principal.
  */
 export const PROTOCOL_CLAIMS: ReadonlySet<string> = new Set([
-  'nonce', 'aud', 'iat', 'exp', 'nbf', 'at_hash', 'c_hash', 's_hash', 'auth_time', 'azp', 'sid', 'iss', 'jti',
+  'nonce',
+  'aud',
+  'iat',
+  'exp',
+  'nbf',
+  'at_hash',
+  'c_hash',
+  's_hash',
+  'auth_time',
+  'azp',
+  'sid',
+  'iss',
+  'jti',
 ]);
 
 export interface NormalizeClaimsInput {

@@ -30,5 +30,9 @@ export function findClaim(principal: Principal, type: string): string | undefine
 
 /** What to call the user on a page: the name, else the email, else the subject identifier. */
 export function displayName(principal: Principal): string | undefined {
-  return findClaim(principal, ClaimTypes.Name) ?? findClaim(principal, ClaimTypes.Email) ?? findClaim(principal, ClaimTypes.Subject);
+  return (
+    findClaim(principal, ClaimTypes.Name) ??
+    findClaim(principal, ClaimTypes.Email) ??
+    findClaim(principal, ClaimTypes.Subject)
+  );
 }

@@ -61,7 +61,12 @@ function checkProviders(settings: ProjectTemplateSettings, context: SettingsCont
   const seenPaths = new Map<string, string>();
   for (const provider of registeredProviders(settings)) {
     if (!context.availableProviders.includes(provider)) {
-      problems.push(error(keyOf('Authentication', 'Providers', provider, 'Enabled'), `${provider} sign-in is not available in this version of Gatehouse; set it to false`));
+      problems.push(
+        error(
+          keyOf('Authentication', 'Providers', provider, 'Enabled'),
+          `${provider} sign-in is not available in this version of Gatehouse; set it to false`,
+        ),
+      );
     }
     problems.push(...checkProvider(settings, provider, context.environment));
     const { name, path } = callbackPathOf(settings, provider);
@@ -90,16 +95,28 @@ function checkSchemes(settings: ProjectTemplateSettings): SettingsProblem[] {
   }
   for (const name of ['DefaultScheme', 'DefaultSignInScheme'] as const) {
     if (authentication[name] !== COOKIE_SCHEME) {
-      problems.push(error(keyOf('Authentication', name), `must be "${COOKIE_SCHEME}": external providers sign in to the local cookie session`));
+      problems.push(
+        error(
+          keyOf('Authentication', name),
+          `must be "${COOKIE_SCHEME}": external providers sign in to the local cookie session`,
+        ),
+      );
     }
   }
   const challenge = authentication.DefaultChallengeScheme;
   const registered = [COOKIE_SCHEME, ...registeredProviders(settings).map((p) => authentication.Providers[p].Scheme)];
   if (!registered.includes(challenge)) {
-    problems.push(error(keyOf('Authentication', 'DefaultChallengeScheme'), `names no registered scheme (registered: ${registered.join(', ')})`));
+    problems.push(
+      error(
+        keyOf('Authentication', 'DefaultChallengeScheme'),
+        `names no registered scheme (registered: ${registered.join(', ')})`,
+      ),
+    );
   }
   if (!(authentication.HttpTimeoutSeconds > 0 && authentication.HttpTimeoutSeconds <= 60)) {
-    problems.push(error(keyOf('Authentication', 'HttpTimeoutSeconds'), 'must be a number of seconds above 0 and at most 60'));
+    problems.push(
+      error(keyOf('Authentication', 'HttpTimeoutSeconds'), 'must be a number of seconds above 0 and at most 60'),
+    );
   }
   return problems;
 }
@@ -109,11 +126,16 @@ function checkHosting(settings: ProjectTemplateSettings, environment: Environmen
   const { PublicOrigin, ShutdownDrainSeconds } = settings.Hosting;
   const key = keyOf('Hosting', 'PublicOrigin');
   if (PublicOrigin === '') {
-    if (environment === 'production') problems.push(error(key, 'is required in production: redirect URIs and links are built from it, never from the Host header'));
+    if (environment === 'production')
+      problems.push(
+        error(key, 'is required in production: redirect URIs and links are built from it, never from the Host header'),
+      );
   } else {
     const url = parseHttpUrl(PublicOrigin);
     if (!url || url.origin !== PublicOrigin.replace(/\/$/, '')) {
-      problems.push(error(key, 'must be an origin such as https://app.example.com (scheme, host and optional port; no path)'));
+      problems.push(
+        error(key, 'must be an origin such as https://app.example.com (scheme, host and optional port; no path)'),
+      );
     } else if (environment === 'production' && url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
       problems.push(error(key, 'must use https in production'));
     }
@@ -121,10 +143,20 @@ function checkHosting(settings: ProjectTemplateSettings, environment: Environmen
   if (environment === 'production' && !settings.Hosting.TrustProxy) {
     // The app speaks plain http; in production TLS ends at a proxy, and the Secure session
     // cookie is only set on requests the app knows arrived over https (X-Forwarded-Proto).
-    problems.push(warning(keyOf('Hosting', 'TrustProxy'), 'is false in production: behind a TLS-terminating proxy set it to true, or sign-in fails to set its Secure cookie'));
+    problems.push(
+      warning(
+        keyOf('Hosting', 'TrustProxy'),
+        'is false in production: behind a TLS-terminating proxy set it to true, or sign-in fails to set its Secure cookie',
+      ),
+    );
   }
   if (!(ShutdownDrainSeconds >= 0 && ShutdownDrainSeconds <= 25)) {
-    problems.push(error(keyOf('Hosting', 'ShutdownDrainSeconds'), 'must be between 0 and 25 seconds, so that shutdown ends well inside 30 s'));
+    problems.push(
+      error(
+        keyOf('Hosting', 'ShutdownDrainSeconds'),
+        'must be between 0 and 25 seconds, so that shutdown ends well inside 30 s',
+      ),
+    );
   }
   return problems;
 }
@@ -137,25 +169,43 @@ function checkSession(settings: ProjectTemplateSettings, environment: Environmen
   } else if (session.Store === 'Redis' && !isRedisUrl(session.Redis.Url)) {
     problems.push(error(keyOf('Session', 'Redis', 'Url'), 'must be a redis:// or rediss:// URL'));
   }
-  if (!(session.IdleTimeout >= 60)) problems.push(error(keyOf('Session', 'IdleTimeout'), 'must be at least 60 seconds'));
+  if (!(session.IdleTimeout >= 60))
+    problems.push(error(keyOf('Session', 'IdleTimeout'), 'must be at least 60 seconds'));
   if (!(session.AbsoluteLifetime >= session.IdleTimeout)) {
-    problems.push(error(keyOf('Session', 'AbsoluteLifetime'), 'must be at least ProjectTemplate:Session:IdleTimeout (both in seconds)'));
+    problems.push(
+      error(
+        keyOf('Session', 'AbsoluteLifetime'),
+        'must be at least ProjectTemplate:Session:IdleTimeout (both in seconds)',
+      ),
+    );
   }
-  if (!(Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1)) problems.push(error(keyOf('Session', 'MaxSessions'), 'must be a whole number of at least 1'));
+  if (!(Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1))
+    problems.push(error(keyOf('Session', 'MaxSessions'), 'must be a whole number of at least 1'));
   if (!(session.Redis.CommandTimeoutMs >= 50 && session.Redis.CommandTimeoutMs <= 10_000)) {
     problems.push(error(keyOf('Session', 'Redis', 'CommandTimeoutMs'), 'must be between 50 and 10000 milliseconds'));
   }
   session.Keys.forEach((value, index) => {
-    if (value.length < 32) problems.push(error(keyOf('Session', 'Keys', String(index)), 'must be at least 32 characters of random text'));
+    if (value.length < 32)
+      problems.push(error(keyOf('Session', 'Keys', String(index)), 'must be at least 32 characters of random text'));
   });
   if (session.CookieName !== '' && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(session.CookieName)) {
     problems.push(error(keyOf('Session', 'CookieName'), 'must be a valid cookie name'));
   }
   if (environment === 'production' && session.CookieName !== '' && !session.CookieName.startsWith('__Host-')) {
-    problems.push(warning(keyOf('Session', 'CookieName'), 'should start with "__Host-" in production, so that no subdomain can set or shadow the cookie'));
+    problems.push(
+      warning(
+        keyOf('Session', 'CookieName'),
+        'should start with "__Host-" in production, so that no subdomain can set or shadow the cookie',
+      ),
+    );
   }
   if (environment === 'production' && session.Store === 'Memory') {
-    problems.push(warning(keyOf('Session', 'Store'), 'is Memory: sessions are per process and lost on restart; use Redis when running more than one instance'));
+    problems.push(
+      warning(
+        keyOf('Session', 'Store'),
+        'is Memory: sessions are per process and lost on restart; use Redis when running more than one instance',
+      ),
+    );
   }
   return problems;
 }

@@ -66,5 +66,13 @@ export function defaultSettings(): ProjectTemplateSettings {
 }
 
 function social(scheme: string, callbackPath: string, scopes: string[]) {
-  return { Enabled: false, Scheme: scheme, DisplayName: scheme, ClientId: '', ClientSecret: '', CallbackPath: callbackPath, Scopes: scopes };
+  return {
+    Enabled: false,
+    Scheme: scheme,
+    DisplayName: scheme,
+    ClientId: '',
+    ClientSecret: '',
+    CallbackPath: callbackPath,
+    Scopes: scopes,
+  };
 }

@@ -6,7 +6,11 @@ import { httpsRequirementMessage, isLocalPath, parseHttpUrl } from './url-rules.
  * Required values of one enabled provider. Only registered providers reach here: a
  * disabled provider may keep empty or placeholder values.
  */
-export function checkProvider(settings: ProjectTemplateSettings, provider: ProviderKey, environment: Environment): SettingsProblem[] {
+export function checkProvider(
+  settings: ProjectTemplateSettings,
+  provider: ProviderKey,
+  environment: Environment,
+): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   const providers = settings.Authentication.Providers;
   const key = (name: string) => keyOf('Authentication', 'Providers', provider, name);
@@ -15,7 +19,8 @@ export function checkProvider(settings: ProjectTemplateSettings, provider: Provi
   };
   const callbackPath = (name: string, value: string) => {
     if (value.trim() === '') required(name, value);
-    else if (!isLocalPath(value)) problems.push(error(key(name), 'must be a path starting with a single "/" (no scheme, host, query or spaces)'));
+    else if (!isLocalPath(value))
+      problems.push(error(key(name), 'must be a path starting with a single "/" (no scheme, host, query or spaces)'));
   };
 
   const common = providers[provider];
@@ -34,7 +39,12 @@ export function checkProvider(settings: ProjectTemplateSettings, provider: Provi
       required('ClientSecret', oidc.ClientSecret);
       callbackPath('CallbackPath', oidc.CallbackPath);
       if (oidc.ResponseType !== 'code') {
-        problems.push(error(key('ResponseType'), 'must be "code": only the authorization-code flow with PKCE is offered (implicit and hybrid flows are not)'));
+        problems.push(
+          error(
+            key('ResponseType'),
+            'must be "code": only the authorization-code flow with PKCE is offered (implicit and hybrid flows are not)',
+          ),
+        );
       }
       if (!oidc.Scopes.includes('openid')) problems.push(error(key('Scopes'), 'must include "openid"'));
       break;
@@ -48,7 +58,9 @@ export function checkProvider(settings: ProjectTemplateSettings, provider: Provi
         if (saml.MetadataUrl.trim() === '') required('MetadataUrl', saml.MetadataUrl);
         else if (metadataProblem) problems.push(error(key('MetadataUrl'), metadataProblem));
       } else {
-        problems.push(error(key('LoadMetadata'), 'must be true: the identity provider metadata is read from MetadataUrl'));
+        problems.push(
+          error(key('LoadMetadata'), 'must be true: the identity provider metadata is read from MetadataUrl'),
+        );
       }
       callbackPath('ModulePath', saml.ModulePath);
       break;
@@ -67,7 +79,10 @@ export function checkProvider(settings: ProjectTemplateSettings, provider: Provi
 }
 
 /** The path a provider's protocol messages arrive at. */
-export function callbackPathOf(settings: ProjectTemplateSettings, provider: ProviderKey): { name: string; path: string } {
+export function callbackPathOf(
+  settings: ProjectTemplateSettings,
+  provider: ProviderKey,
+): { name: string; path: string } {
   const providers = settings.Authentication.Providers;
   return provider === 'Saml2'
     ? { name: 'ModulePath', path: providers.Saml2.ModulePath }

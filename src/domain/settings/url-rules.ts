@@ -18,7 +18,9 @@ export function isLoopbackHost(hostname: string): boolean {
 export function httpsRequirementMessage(value: string, environment: Environment): string | undefined {
   const url = parseHttpUrl(value);
   if (!url) {
-    return value.startsWith('<') ? 'must be an absolute https URL (it still holds the starter placeholder)' : 'must be an absolute https URL';
+    return value.startsWith('<')
+      ? 'must be an absolute https URL (it still holds the starter placeholder)'
+      : 'must be an absolute https URL';
   }
   if (url.protocol === 'https:') return undefined;
   if (environment !== 'production' && isLoopbackHost(url.hostname)) return undefined;

@@ -31,7 +31,9 @@ export async function startDemoStack(): Promise<DemoStack> {
   const displayName = 'the demo identity provider';
   const idp: DemoIdentityProvider = await startDemoIdentityProvider({
     port: 0,
-    clients: [{ clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] }],
+    clients: [
+      { clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] },
+    ],
   });
   const logs: string[] = [];
   let gatehouse: Gatehouse | undefined;
@@ -53,7 +55,10 @@ export async function startDemoStack(): Promise<DemoStack> {
     await gatehouse.listen(appPort, '127.0.0.1');
     const discovery: unknown = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
     const endSessionEndpoint =
-      typeof discovery === 'object' && discovery !== null && 'end_session_endpoint' in discovery && typeof discovery.end_session_endpoint === 'string'
+      typeof discovery === 'object' &&
+      discovery !== null &&
+      'end_session_endpoint' in discovery &&
+      typeof discovery.end_session_endpoint === 'string'
         ? discovery.end_session_endpoint
         : '';
     if (endSessionEndpoint === '') throw new Error('the demo identity provider publishes no end_session_endpoint');

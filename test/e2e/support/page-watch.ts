@@ -41,7 +41,8 @@ export class PageWatch {
     });
     page.on('pageerror', (error) => watch.problems.push({ url: page.url(), text: `uncaught: ${error.message}` }));
     page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) watch.navigations.push({ method: request.method(), url: request.url() });
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+        watch.navigations.push({ method: request.method(), url: request.url() });
     });
     return watch;
   }

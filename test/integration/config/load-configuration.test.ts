@@ -16,7 +16,9 @@ describe('loadConfiguration', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   const writeJson = (name: string, value: unknown) => writeFileSync(join(root, 'config', name), JSON.stringify(value));
-  const oidcUnder = (value: object) => ({ ProjectTemplate: { Authentication: { Providers: { OpenIdConnect: value } } } });
+  const oidcUnder = (value: object) => ({
+    ProjectTemplate: { Authentication: { Providers: { OpenIdConnect: value } } },
+  });
 
   it('starts from the built-in defaults with no configuration at all', () => {
     const { settings, problems, environment, listen } = loadConfiguration(root, {});
@@ -28,12 +30,29 @@ describe('loadConfiguration', () => {
   });
 
   it('lets later sources win: defaults < appsettings.json < appsettings.<env>.json < .env < environment', () => {
-    writeJson('appsettings.json', oidcUnder({ ClientId: 'from-json', DisplayName: 'json', Scheme: 'json', CallbackPath: '/json' }));
-    writeJson('appsettings.staging.json', oidcUnder({ DisplayName: 'env-json', Scheme: 'env-json', CallbackPath: '/env-json' }));
-    writeFileSync(join(root, '.env'), 'ProjectTemplate__Authentication__Providers__OpenIdConnect__Scheme=dotenv\nProjectTemplate__Authentication__Providers__OpenIdConnect__CallbackPath="/dotenv"\n');
-    const { settings } = loadConfiguration(root, { NODE_ENV: 'staging', ProjectTemplate__Authentication__Providers__OpenIdConnect__CallbackPath: '/process' });
+    writeJson(
+      'appsettings.json',
+      oidcUnder({ ClientId: 'from-json', DisplayName: 'json', Scheme: 'json', CallbackPath: '/json' }),
+    );
+    writeJson(
+      'appsettings.staging.json',
+      oidcUnder({ DisplayName: 'env-json', Scheme: 'env-json', CallbackPath: '/env-json' }),
+    );
+    writeFileSync(
+      join(root, '.env'),
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__Scheme=dotenv\nProjectTemplate__Authentication__Providers__OpenIdConnect__CallbackPath="/dotenv"\n',
+    );
+    const { settings } = loadConfiguration(root, {
+      NODE_ENV: 'staging',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__CallbackPath: '/process',
+    });
     const oidc = settings.Authentication.Providers.OpenIdConnect;
-    expect([oidc.ClientId, oidc.DisplayName, oidc.Scheme, oidc.CallbackPath]).to.deep.equal(['from-json', 'env-json', 'dotenv', '/process']);
+    expect([oidc.ClientId, oidc.DisplayName, oidc.Scheme, oidc.CallbackPath]).to.deep.equal([
+      'from-json',
+      'env-json',
+      'dotenv',
+      '/process',
+    ]);
   });
 
   it('matches keys case-insensitively and coerces strings from the environment', () => {
@@ -65,8 +84,13 @@ describe('loadConfiguration', () => {
 
   it('reports unknown keys with their path instead of dropping them silently', () => {
     writeJson('appsettings.json', { ProjectTemplate: { Authentication: { Provider: {} } } });
-    const { unknownKeys } = loadConfiguration(root, { ProjectTemplate__Authentication__Providers__Social1__Enable: 'true' });
-    expect(unknownKeys.map((u) => u.path.join(':'))).to.have.members(['Authentication:Provider', 'Authentication:Providers:Social1:Enable']);
+    const { unknownKeys } = loadConfiguration(root, {
+      ProjectTemplate__Authentication__Providers__Social1__Enable: 'true',
+    });
+    expect(unknownKeys.map((u) => u.path.join(':'))).to.have.members([
+      'Authentication:Provider',
+      'Authentication:Providers:Social1:Enable',
+    ]);
     expect(unknownKeys[0]?.siblings).to.include('Providers');
   });
 
@@ -90,7 +114,10 @@ describe('loadConfiguration', () => {
   });
 
   it('reads HOST and PORT, and rejects a PORT that is not a port', () => {
-    expect(loadConfiguration(root, { PORT: '8080', HOST: '0.0.0.0' }).listen).to.deep.equal({ port: 8080, host: '0.0.0.0' });
+    expect(loadConfiguration(root, { PORT: '8080', HOST: '0.0.0.0' }).listen).to.deep.equal({
+      port: 8080,
+      host: '0.0.0.0',
+    });
     expect(loadConfiguration(root, { PORT: 'eighty' }).problems.map((p) => p.key)).to.deep.equal(['PORT']);
   });
 
@@ -111,12 +138,21 @@ describe('the configuration schema', () => {
   });
 
   it('is what the committed validator was generated from (after changing schema.ts, run npm run generate)', async () => {
-    const { GENERATED_VALIDATOR_PATH, settingsValidatorSource } = await import('../../../scripts/build/settings-validator-source.js');
+    const { GENERATED_VALIDATOR_PATH, settingsValidatorSource } =
+      await import('../../../scripts/build/settings-validator-source.js');
     const committed = readFileSync(join(projectRoot, GENERATED_VALIDATOR_PATH), 'utf8');
-    expect(committed === settingsValidatorSource(), `${GENERATED_VALIDATOR_PATH} is out of date: run npm run generate`).to.equal(true);
+    expect(
+      committed === settingsValidatorSource(),
+      `${GENERATED_VALIDATOR_PATH} is out of date: run npm run generate`,
+    ).to.equal(true);
     // The comparison can fail: one changed type in the schema changes the generated text.
     const { projectTemplateSchema } = await import('../../../src/adapters/config/schema.js');
-    const changed = JSON.parse(JSON.stringify(projectTemplateSchema).replace('"HttpTimeoutSeconds":{"type":"number"}', '"HttpTimeoutSeconds":{"type":"string"}')) as Record<string, unknown>;
+    const changed = JSON.parse(
+      JSON.stringify(projectTemplateSchema).replace(
+        '"HttpTimeoutSeconds":{"type":"number"}',
+        '"HttpTimeoutSeconds":{"type":"string"}',
+      ),
+    ) as Record<string, unknown>;
     expect(settingsValidatorSource(changed)).to.not.equal(committed);
   });
 });

@@ -4,10 +4,21 @@ import { allowAnonymous } from '../../../src/domain/authorization/endpoint-metad
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 /** The reviewed allowlist (contract, Authorization rules 6). Changing it needs a review. */
-const REVIEWED_ANONYMOUS = ['/Account/Login', '/External/Challenge', '/Account/AccessDenied', '/Home/Error/{statusCode?}', '/health', '/health/live', '/health/ready'];
+const REVIEWED_ANONYMOUS = [
+  '/Account/Login',
+  '/External/Challenge',
+  '/Account/AccessDenied',
+  '/Home/Error/{statusCode?}',
+  '/health',
+  '/health/live',
+  '/health/ready',
+];
 
 /** Routes with anonymous metadata that are not on the allowlist, and allowlisted routes that are gone. */
-function allowlistDifference(endpoints: readonly Endpoint[], allowlist: readonly string[]): { unreviewed: string[]; missing: string[] } {
+function allowlistDifference(
+  endpoints: readonly Endpoint[],
+  allowlist: readonly string[],
+): { unreviewed: string[]; missing: string[] } {
   const anonymous = endpoints.filter((e) => e.metadata?.kind === 'anonymous').map((e) => routeTemplate(e.path));
   return {
     unreviewed: anonymous.filter((path) => !allowlist.includes(path)),
@@ -29,16 +40,23 @@ describe('anonymous endpoints', () => {
   after(() => running.close());
 
   it('are exactly the reviewed allowlist', () => {
-    expect(allowlistDifference(running.gatehouse.endpoints, REVIEWED_ANONYMOUS)).to.deep.equal({ unreviewed: [], missing: [] });
+    expect(allowlistDifference(running.gatehouse.endpoints, REVIEWED_ANONYMOUS)).to.deep.equal({
+      unreviewed: [],
+      missing: [],
+    });
   });
 
   it('the check fails when someone adds an anonymous route without review', () => {
     const added: Endpoint = { method: 'GET', path: '/api/debug', metadata: allowAnonymous(), handler: () => undefined };
-    expect(allowlistDifference([...running.gatehouse.endpoints, added], REVIEWED_ANONYMOUS).unreviewed).to.deep.equal(['/api/debug']);
+    expect(allowlistDifference([...running.gatehouse.endpoints, added], REVIEWED_ANONYMOUS).unreviewed).to.deep.equal([
+      '/api/debug',
+    ]);
   });
 
   it('the check fails when an allowlisted route loses its anonymous metadata', () => {
-    const closed = running.gatehouse.endpoints.map((e) => (e.path === '/Account/Login' ? { ...e, metadata: undefined } : e));
+    const closed = running.gatehouse.endpoints.map((e) =>
+      e.path === '/Account/Login' ? { ...e, metadata: undefined } : e,
+    );
     expect(allowlistDifference(closed, REVIEWED_ANONYMOUS).missing).to.deep.equal(['/Account/Login']);
   });
 

@@ -20,14 +20,23 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
     const api = await fetch(`${running.url}/api/app-info/admin`);
     expect(api.status).to.equal(403);
     expect(await api.json()).to.include({ code: 'auth.disabled' });
-    const page = await fetch(`${running.url}/api/app-info/manage`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    const page = await fetch(`${running.url}/api/app-info/manage`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(page.status).to.equal(403);
-    const logout = await fetch(`${running.url}/Account/Logout`, { method: 'POST', headers: { accept: 'text/html' }, redirect: 'manual' });
+    const logout = await fetch(`${running.url}/Account/Logout`, {
+      method: 'POST',
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(logout.status).to.equal(403);
     expect(await logout.text()).to.contain('Authentication is disabled');
   });
 
   it('explains on the login page that authentication is disabled', async () => {
-    expect(await (await fetch(`${running.url}/Account/Login`)).text()).to.contain('Authentication is disabled in this deployment');
+    expect(await (await fetch(`${running.url}/Account/Login`)).text()).to.contain(
+      'Authentication is disabled in this deployment',
+    );
   });
 });

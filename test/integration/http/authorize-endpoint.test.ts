@@ -12,12 +12,24 @@ import type { Principal } from '../../../src/domain/claims/principal.js';
 import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const user: Principal = { scheme: 'OpenIdConnect', claims: [{ type: 'application:subject', value: 'u', issuer: 'OpenIdConnect' }] };
+const user: Principal = {
+  scheme: 'OpenIdConnect',
+  claims: [{ type: 'application:subject', value: 'u', issuer: 'OpenIdConnect' }],
+};
 
 /** A page (not under /api/) that needs the administrator role; `x-as-user` stands in for a signed-in session. */
 async function serve(challengeScheme: string) {
-  const page: Endpoint = { method: 'GET', path: '/reports', metadata: authorize(PolicyNames.AdministratorRole), handler: (ctx) => void (ctx.body = 'reports') };
-  const access = { requireAuthenticatedUserByDefault: true, authenticationEnabled: true, policies: builtInPolicies(defaultSettings().Authorization) };
+  const page: Endpoint = {
+    method: 'GET',
+    path: '/reports',
+    metadata: authorize(PolicyNames.AdministratorRole),
+    handler: (ctx) => void (ctx.body = 'reports'),
+  };
+  const access = {
+    requireAuthenticatedUserByDefault: true,
+    authenticationEnabled: true,
+    policies: builtInPolicies(defaultSettings().Authorization),
+  };
   const app = createApp({
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     production: false,
@@ -66,10 +78,14 @@ describe('the per-endpoint authorization check on a page', () => {
 
   it('challenges an anonymous browser with the default challenge scheme', async () => {
     const cookies = await serve('Cookies');
-    expect((await cookies.get({ accept: 'text/html' })).headers.get('location')).to.equal(`/Account/Login?returnUrl=${encodeURIComponent('/reports?x=1')}`);
+    expect((await cookies.get({ accept: 'text/html' })).headers.get('location')).to.equal(
+      `/Account/Login?returnUrl=${encodeURIComponent('/reports?x=1')}`,
+    );
     await cookies.close();
     const provider = await serve('OpenIdConnect');
-    expect((await provider.get({ accept: 'text/html' })).headers.get('location')).to.equal(`/External/Challenge?provider=OpenIdConnect&returnUrl=${encodeURIComponent('/reports?x=1')}`);
+    expect((await provider.get({ accept: 'text/html' })).headers.get('location')).to.equal(
+      `/External/Challenge?provider=OpenIdConnect&returnUrl=${encodeURIComponent('/reports?x=1')}`,
+    );
     await provider.close();
   });
 });

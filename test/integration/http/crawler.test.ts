@@ -33,13 +33,20 @@ describe('crawler: every endpoint without anonymous metadata', () => {
 
     it('keeps the original local path and query as returnUrl', async () => {
       const response = await fetch(`${running.url}/?tab=claims&x=1`, { redirect: 'manual' });
-      expect(response.headers.get('location')).to.equal(`/Account/Login?returnUrl=${encodeURIComponent('/?tab=claims&x=1')}`);
+      expect(response.headers.get('location')).to.equal(
+        `/Account/Login?returnUrl=${encodeURIComponent('/?tab=claims&x=1')}`,
+      );
     });
   });
 
   describe('with RequireAuthenticatedUserByDefault=false', () => {
     let running: RunningGatehouse;
-    before(async () => (running = await startGatehouse({ ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: 'false' })));
+    before(
+      async () =>
+        (running = await startGatehouse({
+          ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: 'false',
+        })),
+    );
     after(() => running.close());
 
     it('answers the unannotated endpoints and still refuses the annotated ones', async () => {
@@ -47,8 +54,13 @@ describe('crawler: every endpoint without anonymous metadata', () => {
       const unannotated = endpoints.filter((e) => e.metadata === undefined);
       const annotated = endpoints.filter((e) => e.metadata?.kind === 'authorize');
       expect(unannotated.map((e) => e.path)).to.include.members(['/', '/api/app-info']);
-      expect(annotated.map((e) => e.path)).to.include.members(['/api/app-info/admin', '/api/app-info/manage', '/Account/Logout']);
-      for (const endpoint of unannotated) expect((await request(running, endpoint)).status, endpoint.path).to.equal(200);
+      expect(annotated.map((e) => e.path)).to.include.members([
+        '/api/app-info/admin',
+        '/api/app-info/manage',
+        '/Account/Logout',
+      ]);
+      for (const endpoint of unannotated)
+        expect((await request(running, endpoint)).status, endpoint.path).to.equal(200);
       for (const endpoint of annotated) expectChallenged(endpoint, await request(running, endpoint));
     });
   });

@@ -12,16 +12,52 @@ const SENTINEL = 'SENTINEL-internal-detail-91c2';
 
 /** Endpoints that fail on purpose, to see what the error middleware shows. */
 const failing: Endpoint[] = [
-  { method: 'GET', path: '/boom', metadata: allowAnonymous(), handler: () => { throw new Error(`database password ${SENTINEL}`); } },
-  { method: 'GET', path: '/api/boom', metadata: allowAnonymous(), handler: () => { throw new Error(`internal ${SENTINEL}`); } },
-  { method: 'GET', path: '/refused', metadata: allowAnonymous(), handler: () => { throw new GatehouseError('request.bad', 'Shown to users.', { safe: true }); } },
-  { method: 'GET', path: '/unsafe', metadata: allowAnonymous(), handler: () => { throw new GatehouseError('session.store_unavailable', `redis://:${SENTINEL}@host`); } },
+  {
+    method: 'GET',
+    path: '/boom',
+    metadata: allowAnonymous(),
+    handler: () => {
+      throw new Error(`database password ${SENTINEL}`);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/boom',
+    metadata: allowAnonymous(),
+    handler: () => {
+      throw new Error(`internal ${SENTINEL}`);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/refused',
+    metadata: allowAnonymous(),
+    handler: () => {
+      throw new GatehouseError('request.bad', 'Shown to users.', { safe: true });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/unsafe',
+    metadata: allowAnonymous(),
+    handler: () => {
+      throw new GatehouseError('session.store_unavailable', `redis://:${SENTINEL}@host`);
+    },
+  },
 ];
 
 async function serve(options: { production: boolean; showStackTraces: boolean }) {
   const logs: string[] = [];
   const app = createApp({
-    logger: { debug() {}, info() {}, warn() {}, error: (fields: object, msg: string) => void logs.push(`${msg} ${JSON.stringify(fields, (_k, v) => (v instanceof Error ? { code: (v as { code?: string }).code } : v))}`) },
+    logger: {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (fields: object, msg: string) =>
+        void logs.push(
+          `${msg} ${JSON.stringify(fields, (_k, v) => (v instanceof Error ? { code: (v as { code?: string }).code } : v))}`,
+        ),
+    },
     ...options,
     trustProxy: false,
     viewsDir: join(root, 'views'),

@@ -43,6 +43,9 @@ describe('governance seam', () => {
     governance.decision = { allowed: false, reason: 'The maintenance window requires an acknowledgment.' };
     const refused = await fetch(`${url}/api/app-info/manage`, { headers: { cookie } });
     expect(refused.status).to.equal(403);
-    expect(await refused.json()).to.include({ code: 'governance.denied', detail: 'The maintenance window requires an acknowledgment.' });
+    expect(await refused.json()).to.include({
+      code: 'governance.denied',
+      detail: 'The maintenance window requires an acknowledgment.',
+    });
   });
 });

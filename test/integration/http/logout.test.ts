@@ -14,7 +14,8 @@ describe('POST /Account/Logout', () => {
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body,
     });
-  const isSignedIn = async (cookie: string) => (await fetch(`${running.url}/`, { headers: { cookie }, redirect: 'manual' })).status === 200;
+  const isSignedIn = async (cookie: string) =>
+    (await fetch(`${running.url}/`, { headers: { cookie }, redirect: 'manual' })).status === 200;
 
   it('refuses a logout without the anti-forgery token with a 400 and keeps the session', async () => {
     const { cookie } = await signIn(running.gatehouse, adminClaims);
@@ -46,7 +47,10 @@ describe('POST /Account/Logout', () => {
 
   it('with a valid token destroys the server-side session, clears the cookie and redirects to /', async () => {
     const { cookie, csrf } = await signIn(running.gatehouse, adminClaims);
-    const response = await logout(cookie, `_csrf=${encodeURIComponent(csrf)}`, { origin: running.url, 'sec-fetch-site': 'same-origin' });
+    const response = await logout(cookie, `_csrf=${encodeURIComponent(csrf)}`, {
+      origin: running.url,
+      'sec-fetch-site': 'same-origin',
+    });
     expect(response.status).to.equal(302);
     expect(response.headers.get('location')).to.equal('/');
     expect(response.headers.get('set-cookie')).to.match(/^gatehouse\.sid=;.*expires=Thu, 01 Jan 1970/);

@@ -8,7 +8,8 @@ describe('HTTP pipeline', () => {
   });
   after(() => running.close());
 
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(running.url + path, { headers, redirect: 'manual' });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(running.url + path, { headers, redirect: 'manual' });
 
   for (const path of ['/health', '/health/live', '/health/ready']) {
     it(`answers ${path} anonymously, without a cookie, uncached, with a minimal body`, async () => {
@@ -25,7 +26,9 @@ describe('HTTP pipeline', () => {
   it('sets the security headers on every response, without HSTS outside production', async () => {
     for (const path of ['/health/live', '/styles.css', '/no-such-page']) {
       const response = await get(path);
-      expect(response.headers.get('content-security-policy')).to.contain("script-src 'self'").and.contain("frame-ancestors 'none'");
+      expect(response.headers.get('content-security-policy'))
+        .to.contain("script-src 'self'")
+        .and.contain("frame-ancestors 'none'");
       expect(response.headers.get('content-security-policy')).not.to.contain('unsafe-inline');
       expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(response.headers.get('x-frame-options')).to.equal('DENY');
@@ -58,7 +61,10 @@ describe('HTTP pipeline', () => {
   });
 
   it('answers JSON clients and /api/ paths with problem details', async () => {
-    for (const [path, headers] of [['/no-such-page', { accept: 'application/json' }], ['/api/no-such-thing', {}]] as const) {
+    for (const [path, headers] of [
+      ['/no-such-page', { accept: 'application/json' }],
+      ['/api/no-such-thing', {}],
+    ] as const) {
       const response = await get(path, headers);
       expect(response.status).to.equal(404);
       expect(response.headers.get('content-type')).to.contain('application/problem+json');
@@ -84,7 +90,9 @@ describe('HTTP pipeline', () => {
   }
 
   it('logs one line per request, never a sensitive query value', async () => {
-    await get('/no-such-page?code=SENTINEL-CODE&state=SENTINEL-STATE&SAMLResponse=SENTINEL-SAML&provider=OpenIdConnect');
+    await get(
+      '/no-such-page?code=SENTINEL-CODE&state=SENTINEL-STATE&SAMLResponse=SENTINEL-SAML&provider=OpenIdConnect',
+    );
     const line = running.logs.find((l) => l.includes('/no-such-page?code='));
     expect(line).to.contain('provider=OpenIdConnect');
     expect(running.logs.join('\n')).not.to.contain('SENTINEL');

@@ -12,7 +12,16 @@ import { defaultSettings } from '../../../src/domain/settings/default-settings.j
 async function serve(options: { production: boolean; keys?: string[]; proxy?: boolean }) {
   const settings = { ...defaultSettings().Session, Keys: options.keys ?? [] };
   const app = new Koa({ proxy: options.proxy ?? false });
-  app.use(sessionMiddleware({ app, store: new MemorySessionStore({ maxEntries: 10, clock: new SystemClock() }), settings, production: options.production, clock: new SystemClock(), releaseExpired: async () => undefined }));
+  app.use(
+    sessionMiddleware({
+      app,
+      store: new MemorySessionStore({ maxEntries: 10, clock: new SystemClock() }),
+      settings,
+      production: options.production,
+      clock: new SystemClock(),
+      releaseExpired: async () => undefined,
+    }),
+  );
   app.use((ctx) => {
     const session = sessionOf(ctx) as unknown as Record<string, unknown>;
     if (ctx.path === '/write') session.value = 'kept';
@@ -22,7 +31,10 @@ async function serve(options: { production: boolean; keys?: string[]; proxy?: bo
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** Keygrip's signature: HMAC-SHA1 of "name=value", base64url without padding. */
@@ -39,7 +51,9 @@ describe('session cookie', () => {
   it('is __Host- prefixed and Secure in production (behind a trusted TLS proxy)', async () => {
     const running = await serve({ production: true, proxy: true });
     const response = await fetch(`${running.url}/write`, { headers: { 'x-forwarded-proto': 'https' } });
-    expect(response.headers.get('set-cookie')).to.match(/^__Host-gatehouse\.sid=[A-Za-z0-9_-]{43}; path=\/; samesite=lax; secure; httponly$/);
+    expect(response.headers.get('set-cookie')).to.match(
+      /^__Host-gatehouse\.sid=[A-Za-z0-9_-]{43}; path=\/; samesite=lax; secure; httponly$/,
+    );
     await running.close();
   });
 
@@ -50,20 +64,33 @@ describe('session cookie', () => {
       const old = await serve({ production: false, keys: [k1] });
       const written = await fetch(`${old.url}/write`);
       const token = /gatehouse\.sid=([^;]+)/.exec(written.headers.getSetCookie().join(';'))?.[1] ?? '';
-      expect(written.headers.getSetCookie().join(';')).to.contain(`gatehouse.sid.sig=${sign(`gatehouse.sid=${token}`, k1)}`);
-      const read = (sig: string, url = old.url) => fetch(`${url}/read`, { headers: { cookie: `gatehouse.sid=${token}; gatehouse.sid.sig=${sig}` } }).then((r) => r.json());
+      expect(written.headers.getSetCookie().join(';')).to.contain(
+        `gatehouse.sid.sig=${sign(`gatehouse.sid=${token}`, k1)}`,
+      );
+      const read = (sig: string, url = old.url) =>
+        fetch(`${url}/read`, { headers: { cookie: `gatehouse.sid=${token}; gatehouse.sid.sig=${sig}` } }).then((r) =>
+          r.json(),
+        );
       expect(await read(sign(`gatehouse.sid=${token}`, k1))).to.deep.equal({ value: 'kept' });
       expect(await read(sign(`gatehouse.sid=${token}`, k3))).to.deep.equal({ value: null });
-      expect(await fetch(`${old.url}/read`, { headers: { cookie: `gatehouse.sid=${token}` } }).then((r) => r.json())).to.deep.equal({ value: null });
+      expect(
+        await fetch(`${old.url}/read`, { headers: { cookie: `gatehouse.sid=${token}` } }).then((r) => r.json()),
+      ).to.deep.equal({ value: null });
       await old.close();
 
       // After rotation to [k2, k1] a k1 signature still verifies (the store is per process here, so only the signature check is observable).
       const rotated = await serve({ production: false, keys: [k2, k1] });
       const fresh = await fetch(`${rotated.url}/write`);
       const freshToken = /gatehouse\.sid=([^;]+)/.exec(fresh.headers.getSetCookie().join(';'))?.[1] ?? '';
-      const byOldKey = await fetch(`${rotated.url}/read`, { headers: { cookie: `gatehouse.sid=${freshToken}; gatehouse.sid.sig=${sign(`gatehouse.sid=${freshToken}`, k1)}` } });
+      const byOldKey = await fetch(`${rotated.url}/read`, {
+        headers: {
+          cookie: `gatehouse.sid=${freshToken}; gatehouse.sid.sig=${sign(`gatehouse.sid=${freshToken}`, k1)}`,
+        },
+      });
       expect(await byOldKey.json()).to.deep.equal({ value: 'kept' });
-      expect(fresh.headers.getSetCookie().join(';')).to.contain(`gatehouse.sid.sig=${sign(`gatehouse.sid=${freshToken}`, k2)}`);
+      expect(fresh.headers.getSetCookie().join(';')).to.contain(
+        `gatehouse.sid.sig=${sign(`gatehouse.sid=${freshToken}`, k2)}`,
+      );
       await rotated.close();
     });
   });

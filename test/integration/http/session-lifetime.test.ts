@@ -5,10 +5,17 @@ import { startGatehouse, type RunningGatehouse } from '../../support/start-gateh
 
 describe('session cookie and lifetime', () => {
   let running: RunningGatehouse;
-  before(async () => (running = await startGatehouse({ ProjectTemplate__Session__IdleTimeout: '600', ProjectTemplate__Session__AbsoluteLifetime: '3600' })));
+  before(
+    async () =>
+      (running = await startGatehouse({
+        ProjectTemplate__Session__IdleTimeout: '600',
+        ProjectTemplate__Session__AbsoluteLifetime: '3600',
+      })),
+  );
   after(() => running.close());
 
-  const sessionWith = (times: { createdAt: number; lastSeenAt: number }) => signIn(running.gatehouse, [['application:name', 'Ada']], { times });
+  const sessionWith = (times: { createdAt: number; lastSeenAt: number }) =>
+    signIn(running.gatehouse, [['application:name', 'Ada']], { times });
   const status = async (cookie: string) => (await fetch(`${running.url}/api/app-info`, { headers: { cookie } })).status;
 
   it('creates no session and sets no cookie for anonymous page views', async () => {
@@ -47,7 +54,10 @@ describe('session cookie and lifetime', () => {
     const now = Date.now();
     const { token, cookie } = await sessionWith({ createdAt: now - 500_000, lastSeenAt: now - 500_000 });
     expect(await status(cookie)).to.equal(200);
-    const touched = (await running.gatehouse.sessionStore.get(sessionStoreKey(token))) as { lastSeenAt: number; createdAt: number };
+    const touched = (await running.gatehouse.sessionStore.get(sessionStoreKey(token))) as {
+      lastSeenAt: number;
+      createdAt: number;
+    };
     expect(touched.lastSeenAt).to.be.greaterThan(now - 1000);
     expect(touched.createdAt).to.equal(now - 500_000);
   });

@@ -19,6 +19,7 @@ describe('session tokens', () => {
   });
 
   it('refuses anything that is not a token', () => {
-    for (const value of ['', 'short', `${'a'.repeat(43)}=`, 'a'.repeat(44), `${'a'.repeat(42)}+`]) expect(isSessionToken(value), value).to.equal(false);
+    for (const value of ['', 'short', `${'a'.repeat(43)}=`, 'a'.repeat(44), `${'a'.repeat(42)}+`])
+      expect(isSessionToken(value), value).to.equal(false);
   });
 });

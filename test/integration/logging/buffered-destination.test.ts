@@ -47,7 +47,10 @@ describe('bufferedDestination (production log lines, written in blocks)', () => 
       const script = `import { bufferedDestination } from './src/adapters/logging/buffered-destination.ts';
         const d = bufferedDestination(${JSON.stringify(file)});
         setTimeout(() => { d.write('{"msg":"last words"}\\n'); ${ending}; }, 100);`;
-      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8' });
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: process.cwd(),
+        encoding: 'utf8',
+      });
       expect(contents(file), ending).to.equal('{"msg":"last words"}\n');
     }
   });

@@ -4,7 +4,11 @@ import { redactUrl } from '../../../src/adapters/logging/redaction.js';
 
 function capture(secretValues: string[] = []) {
   const lines: string[] = [];
-  const logger = createPinoLogger({ level: 'debug', secretValues, destination: { write: (line: string) => void lines.push(line) } });
+  const logger = createPinoLogger({
+    level: 'debug',
+    secretValues,
+    destination: { write: (line: string) => void lines.push(line) },
+  });
   return { logger, text: () => lines.join('') };
 }
 
@@ -19,7 +23,10 @@ describe('logging with redaction', () => {
         body: { SAMLResponse: 'S6', password: 'S7' },
         access_token: 'S8',
         tokens: { refreshToken: 'S9' },
-        settings: { Authentication: { Providers: { OpenIdConnect: { ClientSecret: 'S10' } } }, Session: { Redis: { Url: 'S11' }, Keys: ['S12'] } },
+        settings: {
+          Authentication: { Providers: { OpenIdConnect: { ClientSecret: 'S10' } } },
+          Session: { Redis: { Url: 'S11' }, Keys: ['S12'] },
+        },
       },
       'line',
     );
@@ -29,14 +36,20 @@ describe('logging with redaction', () => {
 
   it('scrubs configured secret values wherever they appear, raw or JSON-escaped', () => {
     const { logger, text } = capture(['SENTINEL-secret"quoted', 'another-SENTINEL']);
-    logger.warn({ note: 'contains SENTINEL-secret"quoted here', nested: { deep: ['another-SENTINEL'] } }, 'message with another-SENTINEL');
+    logger.warn(
+      { note: 'contains SENTINEL-secret"quoted here', nested: { deep: ['another-SENTINEL'] } },
+      'message with another-SENTINEL',
+    );
     expect(text()).not.to.contain('SENTINEL');
     expect(text()).to.contain('[REDACTED]');
   });
 
   it('logs errors by name, message and code, never their cause', () => {
     const { logger, text } = capture();
-    const error = Object.assign(new Error('token exchange failed', { cause: { body: 'S-CAUSE' } }), { code: 'OAUTH_RESPONSE_BODY_ERROR', response: 'S-RESPONSE' });
+    const error = Object.assign(new Error('token exchange failed', { cause: { body: 'S-CAUSE' } }), {
+      code: 'OAUTH_RESPONSE_BODY_ERROR',
+      response: 'S-RESPONSE',
+    });
     logger.error({ err: error }, 'failed');
     expect(text()).to.contain('OAUTH_RESPONSE_BODY_ERROR').and.contain('token exchange failed');
     expect(text()).not.to.contain('S-CAUSE');
@@ -45,7 +58,10 @@ describe('logging with redaction', () => {
 
   const urls: Array<[string, string]> = [
     ['/signin-oidc?code=abc&state=def&iss=x', '/signin-oidc?code=[REDACTED]&state=[REDACTED]&iss=[REDACTED]'],
-    ['/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fa', '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fa'],
+    [
+      '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fa',
+      '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fa',
+    ],
     ['/Saml2/Acs?SAMLResponse=PHNhbWw%2B&RelayState=r', '/Saml2/Acs?SAMLResponse=[REDACTED]&RelayState=[REDACTED]'],
     ['/cb?error=access_denied&error_description=secret%20text', '/cb?error=access_denied&error_description=[REDACTED]'],
     ['/plain', '/plain'],

@@ -10,7 +10,11 @@ import type { Logger } from '../../../src/application/ports/logger.js';
 import { GatehouseError } from '../../../src/domain/errors.js';
 import type { OpenIdConnectSettings } from '../../../src/domain/settings/settings.js';
 import { CookieJar, driveOidcLogin } from '../../support/drive-oidc-login.js';
-import { startMisbehavingOidcProvider, type IdTokenDefect, type MisbehavingProvider } from '../../support/misbehaving-oidc-provider.js';
+import {
+  startMisbehavingOidcProvider,
+  type IdTokenDefect,
+  type MisbehavingProvider,
+} from '../../support/misbehaving-oidc-provider.js';
 
 // Never contacted: the flows stop at the redirect back to the client.
 const REDIRECT_URI = 'http://127.0.0.1:9/signin-oidc';
@@ -57,7 +61,11 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
   };
 }
 
-function oidcProvider(authority: string, timeoutMs: number, overrides: Partial<OpenIdConnectSettings> = {}): OidcIdentityProvider {
+function oidcProvider(
+  authority: string,
+  timeoutMs: number,
+  overrides: Partial<OpenIdConnectSettings> = {},
+): OidcIdentityProvider {
   return new OidcIdentityProvider({
     key: 'OpenIdConnect',
     settings: oidcSettings(authority, overrides),
@@ -100,7 +108,14 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
 
   before(async () => {
     idp = await startDemoIdentityProvider({
-      clients: [{ clientId: CLIENT_ID, clientSecret: SENTINEL_SECRET, redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_REDIRECT_URI] }],
+      clients: [
+        {
+          clientId: CLIENT_ID,
+          clientSecret: SENTINEL_SECRET,
+          redirectUris: [REDIRECT_URI],
+          postLogoutRedirectUris: [POST_LOGOUT_REDIRECT_URI],
+        },
+      ],
       accessTokenTtlSeconds: 60,
     });
     provider = oidcProvider(idp.issuer, 5000);
@@ -120,7 +135,13 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     const { start, callback } = await signIn('admin');
     const identity = await provider.completeCallback(callback, start.secrets);
 
-    expect(identity.claims).to.include({ sub: 'admin', name: 'Ada Admin', email: 'ada@example.test', iss: idp.issuer, aud: CLIENT_ID });
+    expect(identity.claims).to.include({
+      sub: 'admin',
+      name: 'Ada Admin',
+      email: 'ada@example.test',
+      iss: idp.issuer,
+      aud: CLIENT_ID,
+    });
     expect(identity.claims['roles']).to.deep.equal(['Administrator']);
     expect(identity.claims['permissions']).to.deep.equal(['application.manage']);
     expect(identity.tokens?.accessToken).to.be.a('string').that.is.not.empty;
@@ -152,7 +173,11 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     expect(url.searchParams.get('nonce')).to.be.a('string').and.equal(nonce);
     expect(url.searchParams.get('code_challenge_method')).to.equal('S256');
     expect(codeVerifier).to.match(/^[A-Za-z0-9_-]{43,128}$/);
-    expect(url.searchParams.get('code_challenge')).to.equal(createHash('sha256').update(codeVerifier ?? '').digest('base64url'));
+    expect(url.searchParams.get('code_challenge')).to.equal(
+      createHash('sha256')
+        .update(codeVerifier ?? '')
+        .digest('base64url'),
+    );
     expect(url.searchParams.has('code_verifier')).to.equal(false);
     expect(url.searchParams.has('client_secret')).to.equal(false);
     // Every flow gets its own values.
@@ -188,8 +213,12 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     expect(signOut.searchParams.get('post_logout_redirect_uri')).to.equal(POST_LOGOUT_REDIRECT_URI);
     // In the browser's provider session: confirm the logout, and it sends us back.
     const page = await (await jar.fetch(signOut)).text();
-    const form = /<form[^>]*action="([^"]+)"[\s\S]*?name="xsrf" value="([^"]+)"/.exec(page) ?? expect.fail('no logout form');
-    const confirmed = await jar.fetch(form[1] ?? '', { method: 'POST', body: new URLSearchParams({ xsrf: form[2] ?? '', logout: 'yes' }) });
+    const form =
+      /<form[^>]*action="([^"]+)"[\s\S]*?name="xsrf" value="([^"]+)"/.exec(page) ?? expect.fail('no logout form');
+    const confirmed = await jar.fetch(form[1] ?? '', {
+      method: 'POST',
+      body: new URLSearchParams({ xsrf: form[2] ?? '', logout: 'yes' }),
+    });
     expect(confirmed.status).to.be.within(300, 399);
     expect(confirmed.headers.get('location')).to.equal(POST_LOGOUT_REDIRECT_URI);
   });
@@ -223,7 +252,12 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
   });
 
   it('describes itself from its settings', () => {
-    expect(provider.info).to.deep.equal({ key: 'OpenIdConnect', scheme: 'OpenIdConnect', displayName: 'OpenID Connect', callbackPath: '/signin-oidc' });
+    expect(provider.info).to.deep.equal({
+      key: 'OpenIdConnect',
+      scheme: 'OpenIdConnect',
+      displayName: 'OpenID Connect',
+      callbackPath: '/signin-oidc',
+    });
   });
 });
 
@@ -233,7 +267,12 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
   let provider: OidcIdentityProvider;
 
   before(async () => {
-    op = await startMisbehavingOidcProvider({ clientId: CLIENT_ID, clientSecret: SENTINEL_SECRET, redirectUri: REDIRECT_URI, errorDescription: SENTINEL_DESCRIPTION });
+    op = await startMisbehavingOidcProvider({
+      clientId: CLIENT_ID,
+      clientSecret: SENTINEL_SECRET,
+      redirectUri: REDIRECT_URI,
+      errorDescription: SENTINEL_DESCRIPTION,
+    });
     provider = oidcProvider(op.issuer, timeoutMs);
   });
 
@@ -280,7 +319,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     expect(op.requests.token).to.equal(0);
   });
 
-  it('refuses a callback whose state is not the flow\'s', async () => {
+  it("refuses a callback whose state is not the flow's", async () => {
     const { start, callback } = await authorized();
     const other = await provider.beginChallenge();
 
@@ -311,7 +350,14 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     expect(op.requests.token).to.equal(1);
   });
 
-  const defects: IdTokenDefect[] = ['wrong-issuer', 'wrong-audience', 'wrong-nonce', 'bad-signature', 'alg-none', 'expired'];
+  const defects: IdTokenDefect[] = [
+    'wrong-issuer',
+    'wrong-audience',
+    'wrong-nonce',
+    'bad-signature',
+    'alg-none',
+    'expired',
+  ];
   for (const defect of defects) {
     it(`refuses an ID token with ${defect}`, async () => {
       const { start, callback } = await authorized();
@@ -374,9 +420,20 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
   });
 
   it('refuses to run with an unsigned ID token algorithm or a redirect URI with a query', () => {
-    const base = { key: 'OpenIdConnect' as const, settings: oidcSettings(op.issuer), postLogoutRedirectUri: POST_LOGOUT_REDIRECT_URI, timeoutMs, allowInsecureHttp: true, logger };
-    expect(() => new OidcIdentityProvider({ ...base, redirectUri: REDIRECT_URI, idTokenSigningAlg: 'none' })).to.throw(GatehouseError);
-    expect(() => new OidcIdentityProvider({ ...base, redirectUri: REDIRECT_URI, idTokenSigningAlg: 'HS256' })).to.throw(GatehouseError);
+    const base = {
+      key: 'OpenIdConnect' as const,
+      settings: oidcSettings(op.issuer),
+      postLogoutRedirectUri: POST_LOGOUT_REDIRECT_URI,
+      timeoutMs,
+      allowInsecureHttp: true,
+      logger,
+    };
+    expect(() => new OidcIdentityProvider({ ...base, redirectUri: REDIRECT_URI, idTokenSigningAlg: 'none' })).to.throw(
+      GatehouseError,
+    );
+    expect(() => new OidcIdentityProvider({ ...base, redirectUri: REDIRECT_URI, idTokenSigningAlg: 'HS256' })).to.throw(
+      GatehouseError,
+    );
     expect(() => new OidcIdentityProvider({ ...base, redirectUri: `${REDIRECT_URI}?x=1` })).to.throw(GatehouseError);
   });
 });
@@ -389,7 +446,9 @@ describe('OidcIdentityProvider secrecy', () => {
     expect(logger.lines.length).to.be.greaterThan(10);
 
     const logged = JSON.stringify(logger.lines);
-    const errors = seenErrors.map((err) => `${String(err)}\n${inspect(err, { depth: null, showHidden: true })}`).join('\n');
+    const errors = seenErrors
+      .map((err) => `${String(err)}\n${inspect(err, { depth: null, showHidden: true })}`)
+      .join('\n');
     for (const text of [logged, errors]) {
       expect(text).to.not.include(SENTINEL_SECRET);
       expect(text).to.not.include(Buffer.from(`${CLIENT_ID}:${SENTINEL_SECRET}`).toString('base64'));
@@ -397,6 +456,8 @@ describe('OidcIdentityProvider secrecy', () => {
       for (const code of issuedCodes) expect(text).to.not.include(code);
     }
     // What is logged is the step and the codes, which is what an operator searches for.
-    expect(logger.lines.every((line) => line.level === 'warn' && 'code' in line.fields && 'stage' in line.fields)).to.equal(true);
+    expect(
+      logger.lines.every((line) => line.level === 'warn' && 'code' in line.fields && 'stage' in line.fields),
+    ).to.equal(true);
   });
 });

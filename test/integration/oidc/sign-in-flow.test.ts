@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
-import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, storedSession, storedTokens, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import {
+  CLIENT_SECRET,
+  freePort,
+  startIdentityProvider,
+  startOidcApp,
+  storedSession,
+  storedTokens,
+  TestBrowser,
+  type OidcApp,
+} from '../../support/oidc-app.js';
 
 describe('OpenID Connect sign-in through the app (real oidc-provider)', function () {
   this.timeout(20_000);
@@ -25,15 +34,31 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
   });
 
   it('refuses a missing, unknown or repeated provider with a 400 page: no challenge, no redirect, no session', async () => {
-    for (const query of ['', '?provider=', '?provider=Nope', '?provider=openidconnect', '?provider=OpenIdConnect&provider=OpenIdConnect', '?provider=OpenIdConnect&returnUrl=/a&returnUrl=//evil.example']) {
-      const response = await fetch(`${app.url}/External/Challenge${query}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    for (const query of [
+      '',
+      '?provider=',
+      '?provider=Nope',
+      '?provider=openidconnect',
+      '?provider=OpenIdConnect&provider=OpenIdConnect',
+      '?provider=OpenIdConnect&returnUrl=/a&returnUrl=//evil.example',
+    ]) {
+      const response = await fetch(`${app.url}/External/Challenge${query}`, {
+        headers: { accept: 'text/html' },
+        redirect: 'manual',
+      });
       expect(response.status, query).to.equal(400);
       expect(response.headers.get('location'), query).to.equal(null);
       expect(response.headers.get('set-cookie'), query).to.equal(null);
     }
   });
 
-  for (const hostile of ['//evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/ok\n//evil.example']) {
+  for (const hostile of [
+    '//evil.example',
+    '/\\evil.example',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    '/ok\n//evil.example',
+  ]) {
     it(`continues with / after sign-in when returnUrl is ${JSON.stringify(hostile)}`, async () => {
       const browser = new TestBrowser();
       const response = await browser.signIn(app.url, 'user', hostile);
@@ -53,7 +78,9 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(response.headers.get('cache-control')).to.equal('no-store');
     expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
     const setCookie = response.headers.get('set-cookie') ?? '';
-    expect(setCookie).to.match(/httponly/i).and.match(/samesite=lax/i);
+    expect(setCookie)
+      .to.match(/httponly/i)
+      .and.match(/samesite=lax/i);
     const tokenAfter = browser.sessionToken(app.url);
     expect(tokenAfter).to.have.length(43).and.not.equal(tokenBefore);
     // The pre-sign-in session is gone: no fixation.
@@ -203,7 +230,13 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       await browser.get(callback.href);
       const saved = await storedTokens(app, browser);
       const logs = app.logs.join('\n');
-      for (const secret of [CLIENT_SECRET, callback.searchParams.get('code') ?? 'x', callback.searchParams.get('state') ?? 'x', saved?.tokens.accessToken ?? 'x', saved?.tokens.idToken ?? 'x']) {
+      for (const secret of [
+        CLIENT_SECRET,
+        callback.searchParams.get('code') ?? 'x',
+        callback.searchParams.get('state') ?? 'x',
+        saved?.tokens.accessToken ?? 'x',
+        saved?.tokens.idToken ?? 'x',
+      ]) {
         expect(logs).not.to.contain(secret);
       }
       expect(logs).to.contain('/signin-oidc?code=[REDACTED]');

@@ -77,7 +77,8 @@ if (redisUrl === '') {
     after(async function () {
       // Test cleanup only: the store itself never scans.
       const keys: string[] = [];
-      for await (const batch of admin.scanStream({ match: `${runPrefix}*`, count: 500 })) keys.push(...(batch as string[]));
+      for await (const batch of admin.scanStream({ match: `${runPrefix}*`, count: 500 }))
+        keys.push(...(batch as string[]));
       if (keys.length > 0) await admin.del(...keys);
       await admin.quit();
     });
@@ -118,7 +119,9 @@ if (redisUrl === '') {
         await store.set(key, { n: 1 }, 60_000);
         const readsByRedis = async () => Number(/total_reads_processed:(\d+)/.exec(await admin.info('stats'))?.[1]);
         const before = await readsByRedis();
-        const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => store.get(i === 7 ? key : `${key}:missing:${i}`)));
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => store.get(i === 7 ? key : `${key}:missing:${i}`)),
+        );
         const reads = (await readsByRedis()) - before;
         // One read for the batch and one for the INFO above; 50 separate writes read as about 50.
         expect(reads).to.be.at.most(5);
@@ -277,7 +280,12 @@ if (redisUrl === '') {
           await proxy.open();
           await eventually(() => store.ping(), 4_000);
 
-          seen.push(inspect(captureThrow(() => newStore({ url: `redis://:${encodeURIComponent(secret)}@127.0.0.1:99999999` })), { depth: 10, showHidden: true }));
+          seen.push(
+            inspect(
+              captureThrow(() => newStore({ url: `redis://:${encodeURIComponent(secret)}@127.0.0.1:99999999` })),
+              { depth: 10, showHidden: true },
+            ),
+          );
         } finally {
           consoleOutput.restore();
         }

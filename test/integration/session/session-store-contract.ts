@@ -141,11 +141,20 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
 
     it('refuses a time-to-live that would keep a record forever', async function () {
       for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-        const setError = await store.set(key, sessionRecord(), ttl).then(() => undefined, (error: unknown) => error);
+        const setError = await store.set(key, sessionRecord(), ttl).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(setError, `set with ${ttl}`).to.be.instanceOf(RangeError);
-        const touchError = await store.touch(key, ttl).then(() => undefined, (error: unknown) => error);
+        const touchError = await store.touch(key, ttl).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(touchError, `touch with ${ttl}`).to.be.instanceOf(RangeError);
-        const claimError = await store.claim(key, ttl).then(() => undefined, (error: unknown) => error);
+        const claimError = await store.claim(key, ttl).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(claimError, `claim with ${ttl}`).to.be.instanceOf(RangeError);
       }
       expect(await store.get(key)).to.equal(undefined);

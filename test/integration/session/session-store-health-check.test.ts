@@ -21,7 +21,12 @@ describe('SessionStoreHealthCheck', function () {
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 1 });
     await proxy.close();
     const logger = { warn: () => undefined, error: () => undefined };
-    const store = new RedisSessionStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: 'unused:', commandTimeoutMs: 300, logger });
+    const store = new RedisSessionStore({
+      url: `redis://127.0.0.1:${proxy.port}`,
+      keyPrefix: 'unused:',
+      commandTimeoutMs: 300,
+      logger,
+    });
     try {
       await store.connect();
       const started = performance.now();

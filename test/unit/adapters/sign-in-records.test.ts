@@ -96,7 +96,10 @@ describe('SignInRecords (the principal in a write-once record the session points
     const session: SessionFields = {};
     await records.create(session, ada);
     const earlier = session.signIn;
-    await records.create(session, { scheme: 'OpenIdConnect', claims: [{ type: 'application:name', value: 'Bob', issuer: 'OpenIdConnect' }] });
+    await records.create(session, {
+      scheme: 'OpenIdConnect',
+      claims: [{ type: 'application:name', value: 'Bob', issuer: 'OpenIdConnect' }],
+    });
     expect(session.signIn).to.not.equal(earlier);
     expect(await store.get(`signin:${earlier}`)).to.equal(undefined);
     expect((await records.read(session))?.userName).to.equal('Bob');

@@ -50,9 +50,17 @@ describe('RefreshTokens', () => {
     provider.refreshDelayMs = 30;
     const refresh = process(provider, store);
     const saved = new Saved();
-    const results = await Promise.all([refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload), refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload), refresh.execute('s2', 'OpenIdConnect', tokens, saved.reload)]);
+    const results = await Promise.all([
+      refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload),
+      refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload),
+      refresh.execute('s2', 'OpenIdConnect', tokens, saved.reload),
+    ]);
     expect(provider.calls.refreshTokens).to.equal(2);
-    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal(['a-refreshed', 'a-refreshed', 'a-refreshed']);
+    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal([
+      'a-refreshed',
+      'a-refreshed',
+      'a-refreshed',
+    ]);
     expect(results[1]).to.equal(results[0]); // the same refresh, shared
   });
 
@@ -61,9 +69,17 @@ describe('RefreshTokens', () => {
     provider.refreshDelayMs = 30;
     const saved = new Saved();
     const [a, b, c] = [process(provider, store), process(provider, store), process(provider, store)];
-    const results = await Promise.all([a, b, c].map((refresh) => refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result))));
+    const results = await Promise.all(
+      [a, b, c].map((refresh) =>
+        refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result)),
+      ),
+    );
     expect(provider.calls.refreshTokens).to.equal(1);
-    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal(['a-refreshed', 'a-refreshed', 'a-refreshed']);
+    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal([
+      'a-refreshed',
+      'a-refreshed',
+      'a-refreshed',
+    ]);
   });
 
   it('reads the saved tokens again once it holds the claim, and does not refresh tokens another process already replaced', async () => {
@@ -81,7 +97,11 @@ describe('RefreshTokens', () => {
     provider.refuseRefresh = true;
     const saved = new Saved();
     const [a, b] = [process(provider, store), process(provider, store)];
-    const results = await Promise.all([a, b].map((refresh) => refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result))));
+    const results = await Promise.all(
+      [a, b].map((refresh) =>
+        refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result)),
+      ),
+    );
     expect(results).to.deep.equal([{ outcome: 'refused' }, { outcome: 'refused' }]);
     expect(provider.calls.refreshTokens).to.equal(1);
   });

@@ -23,10 +23,21 @@ describe('BeginSignIn and CompleteSignIn', () => {
     complete = new CompleteSignIn([provider], store, clock, defaultSettings());
   });
 
-  const start = (pendingFlows: string[] = [], returnUrl = '/back') => begin.execute({ scheme: 'OpenIdConnect', returnUrl, sessionBinding: 'browser-1', pendingFlows });
-  const callback = (state: string, extra = '') => new URL(`http://app.example/signin-oidc?code=c&state=${state}${extra}`);
-  const finish = (state: string, pendingFlows: string[], overrides: { binding?: string; extra?: string; provider?: 'OpenIdConnect' | 'Social1' } = {}) =>
-    complete.execute({ provider: overrides.provider ?? 'OpenIdConnect', callbackUrl: callback(state, overrides.extra), sessionBinding: overrides.binding ?? 'browser-1', pendingFlows });
+  const start = (pendingFlows: string[] = [], returnUrl = '/back') =>
+    begin.execute({ scheme: 'OpenIdConnect', returnUrl, sessionBinding: 'browser-1', pendingFlows });
+  const callback = (state: string, extra = '') =>
+    new URL(`http://app.example/signin-oidc?code=c&state=${state}${extra}`);
+  const finish = (
+    state: string,
+    pendingFlows: string[],
+    overrides: { binding?: string; extra?: string; provider?: 'OpenIdConnect' | 'Social1' } = {},
+  ) =>
+    complete.execute({
+      provider: overrides.provider ?? 'OpenIdConnect',
+      callbackUrl: callback(state, overrides.extra),
+      sessionBinding: overrides.binding ?? 'browser-1',
+      pendingFlows,
+    });
   const failure = async (promise: Promise<unknown>) => {
     try {
       await promise;
@@ -37,9 +48,15 @@ describe('BeginSignIn and CompleteSignIn', () => {
   };
 
   it('refuses a missing or unknown provider before any redirect', async () => {
-    expect(await failure(begin.execute({ scheme: undefined, returnUrl: '/', sessionBinding: 'b', pendingFlows: [] }))).to.equal('auth.unknown_provider');
-    expect(await failure(begin.execute({ scheme: 'Nope', returnUrl: '/', sessionBinding: 'b', pendingFlows: [] }))).to.equal('auth.unknown_provider');
-    expect(await failure(begin.execute({ scheme: 'openidconnect', returnUrl: '/', sessionBinding: 'b', pendingFlows: [] }))).to.equal('auth.unknown_provider');
+    expect(
+      await failure(begin.execute({ scheme: undefined, returnUrl: '/', sessionBinding: 'b', pendingFlows: [] })),
+    ).to.equal('auth.unknown_provider');
+    expect(
+      await failure(begin.execute({ scheme: 'Nope', returnUrl: '/', sessionBinding: 'b', pendingFlows: [] })),
+    ).to.equal('auth.unknown_provider');
+    expect(
+      await failure(begin.execute({ scheme: 'openidconnect', returnUrl: '/', sessionBinding: 'b', pendingFlows: [] })),
+    ).to.equal('auth.unknown_provider');
     expect(provider.calls.beginChallenge).to.equal(0);
   });
 
@@ -56,7 +73,11 @@ describe('BeginSignIn and CompleteSignIn', () => {
     const result = await finish('state-1', pendingFlows);
     expect(result.returnUrl).to.equal('/');
     expect(result.pendingFlows).to.deep.equal([]);
-    expect(result.principal.claims).to.deep.include({ type: 'application:role', value: 'Administrator', issuer: 'OpenIdConnect' });
+    expect(result.principal.claims).to.deep.include({
+      type: 'application:role',
+      value: 'Administrator',
+      issuer: 'OpenIdConnect',
+    });
     expect(result.tokens?.accessToken).to.equal('at');
     expect(await failure(finish('state-1', pendingFlows))).to.equal('idp.flow_expired'); // record taken: gone
   });
@@ -64,10 +85,26 @@ describe('BeginSignIn and CompleteSignIn', () => {
   const refusals: Array<[string, (pending: string[]) => Promise<unknown>, string]> = [
     ['no pending flow in this browser', () => finish('state-1', []), 'idp.flow_missing'],
     ['a state this browser did not start', (pending) => finish('forged', pending), 'idp.state_mismatch'],
-    ['a flow bound to another browser', (pending) => finish('state-1', pending, { binding: 'browser-2' }), 'idp.state_mismatch'],
-    ['a callback at another provider', (pending) => finish('state-1', pending, { provider: 'Social1' }), 'idp.flow_wrong_provider'],
-    ['an error from the provider', (pending) => finish('state-1', pending, { extra: '&error=access_denied' }), 'idp.provider_error'],
-    ['a repeated state', (pending) => finish('state-1', pending, { extra: '&state=again' }), 'request.repeated_parameter'],
+    [
+      'a flow bound to another browser',
+      (pending) => finish('state-1', pending, { binding: 'browser-2' }),
+      'idp.state_mismatch',
+    ],
+    [
+      'a callback at another provider',
+      (pending) => finish('state-1', pending, { provider: 'Social1' }),
+      'idp.flow_wrong_provider',
+    ],
+    [
+      'an error from the provider',
+      (pending) => finish('state-1', pending, { extra: '&error=access_denied' }),
+      'idp.provider_error',
+    ],
+    [
+      'a repeated state',
+      (pending) => finish('state-1', pending, { extra: '&state=again' }),
+      'request.repeated_parameter',
+    ],
     [
       'a flow older than 15 minutes',
       (pending) => {
@@ -101,7 +138,10 @@ describe('BeginSignIn and CompleteSignIn', () => {
 
   it('applies the configured claim mappings and RemoveOriginalClaims', async () => {
     const settings = defaultSettings();
-    settings.Authentication.ClaimsTransformation = { RemoveOriginalClaims: true, Mappings: { OpenIdConnect: { department: 'application:group' } } };
+    settings.Authentication.ClaimsTransformation = {
+      RemoveOriginalClaims: true,
+      Mappings: { OpenIdConnect: { department: 'application:group' } },
+    };
     complete = new CompleteSignIn([provider], store, clock, settings);
     provider.identity = { claims: { sub: 'u1', department: 'finance', nonce: 'n' } };
     const { pendingFlows } = await start();

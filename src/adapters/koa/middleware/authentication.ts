@@ -12,7 +12,13 @@ import { sessionOf } from '../session/session-state.js';
  * refreshes saved tokens that have expired. A request without a session cookie touches
  * no store.
  */
-export function authentication(deps: { clock: Clock; lifetime: SessionLifetime; refreshTokens: RefreshTokens; savedTokens: SavedTokens; signIns: SignInRecords }): Middleware {
+export function authentication(deps: {
+  clock: Clock;
+  lifetime: SessionLifetime;
+  refreshTokens: RefreshTokens;
+  savedTokens: SavedTokens;
+  signIns: SignInRecords;
+}): Middleware {
   const touchEvery = touchIntervalMs(deps.lifetime);
   return async function authenticate(ctx, next) {
     const session = sessionOf(ctx);
@@ -21,9 +27,14 @@ export function authentication(deps: { clock: Clock; lifetime: SessionLifetime; 
       const { principal } = signIn;
       const now = deps.clock.now();
       if (typeof session.lastSeenAt !== 'number' || now - session.lastSeenAt >= touchEvery) session.lastSeenAt = now;
-      if (session.tokensSaved === true && deps.refreshTokens.needsRefresh(session.tokensExpireAt, session.tokensRefreshable === true)) {
+      if (
+        session.tokensSaved === true &&
+        deps.refreshTokens.needsRefresh(session.tokensExpireAt, session.tokensRefreshable === true)
+      ) {
         const tokens = await deps.savedTokens.load(session);
-        const result = tokens ? await deps.refreshTokens.execute(signIn.ref, principal.scheme, tokens, () => deps.savedTokens.load(session)) : { outcome: 'refused' as const };
+        const result = tokens
+          ? await deps.refreshTokens.execute(signIn.ref, principal.scheme, tokens, () => deps.savedTokens.load(session))
+          : { outcome: 'refused' as const };
         if (result.outcome === 'refreshed') await deps.savedTokens.save(session, result.tokens);
         else if (result.outcome === 'refused') await deps.savedTokens.drop(session);
       }

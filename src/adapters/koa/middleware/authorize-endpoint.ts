@@ -17,7 +17,11 @@ export interface ChallengeOptions {
  * default challenge provider) or sent to the access-denied page; API clients get 401/403
  * problem details, never a redirect.
  */
-export function authorizeEndpoint(endpoint: Endpoint, access: AccessContext, options: ChallengeOptions): Middleware | undefined {
+export function authorizeEndpoint(
+  endpoint: Endpoint,
+  access: AccessContext,
+  options: ChallengeOptions,
+): Middleware | undefined {
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
   return async function authorize(ctx, next) {
     const principal = ctx.state.principal as Principal | undefined;
@@ -25,7 +29,14 @@ export function authorizeEndpoint(endpoint: Endpoint, access: AccessContext, opt
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
     if (!access.authenticationEnabled) return refuseDisabled(ctx);
-    if (wantsJson(ctx)) return sendProblem(ctx, 403, 'Access denied', 'You are signed in but not allowed to use this resource.', 'auth.forbidden');
+    if (wantsJson(ctx))
+      return sendProblem(
+        ctx,
+        403,
+        'Access denied',
+        'You are signed in but not allowed to use this resource.',
+        'auth.forbidden',
+      );
     ctx.redirect('/Account/AccessDenied');
   };
 }

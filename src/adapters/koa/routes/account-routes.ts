@@ -49,8 +49,16 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
         const session = sessionOf(ctx);
         const form = await readForm(ctx);
         // Not ctx.origin: Koa 3 answers it from the Origin header itself when one is sent.
-        verifyAntiForgery(ctx, deps.publicOrigin || `${ctx.protocol}://${ctx.host}`, ctx.state.csrfToken, singleField(form, '_csrf'));
-        const { redirectUrl } = await deps.signOut.execute({ principal: ctx.state.principal as Principal, tokens: await deps.savedTokens.load(session) });
+        verifyAntiForgery(
+          ctx,
+          deps.publicOrigin || `${ctx.protocol}://${ctx.host}`,
+          ctx.state.csrfToken,
+          singleField(form, '_csrf'),
+        );
+        const { redirectUrl } = await deps.signOut.execute({
+          principal: ctx.state.principal as Principal,
+          tokens: await deps.savedTokens.load(session),
+        });
         await deps.savedTokens.drop(session);
         await deps.signIns.drop(session);
         ctx.session = null; // destroys the server-side record and clears the cookie

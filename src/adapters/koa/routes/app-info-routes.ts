@@ -46,7 +46,10 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
       path: '/api/app-info/manage',
       metadata: authorize(PolicyNames.ManageApplicationPermission),
       handler: async (ctx) => {
-        const decision = await deps.governance.evaluate({ principal: ctx.state.principal as Principal, action: 'app-info.manage.read' });
+        const decision = await deps.governance.evaluate({
+          principal: ctx.state.principal as Principal,
+          action: 'app-info.manage.read',
+        });
         if (!decision.allowed) return sendProblem(ctx, 403, 'Access denied', decision.reason, 'governance.denied');
         ctx.body = { ...summary(), manageable: ['maintenance-mode', 'feature-flags'] };
       },

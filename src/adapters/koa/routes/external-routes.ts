@@ -24,7 +24,12 @@ export function externalRoutes(deps: { beginSignIn: BeginSignIn }): Endpoint[] {
         // A random value kept in the session, not the session id: the id changes at every
         // sign-in, and a second tab's pending flow must survive the first tab's sign-in.
         const flowBinding = typeof session.flowBinding === 'string' ? session.flowBinding : newAntiForgeryToken();
-        const result = await deps.beginSignIn.execute({ scheme, returnUrl, sessionBinding: flowBinding, pendingFlows: readPendingFlows(session.pendingFlows) });
+        const result = await deps.beginSignIn.execute({
+          scheme,
+          returnUrl,
+          sessionBinding: flowBinding,
+          pendingFlows: readPendingFlows(session.pendingFlows),
+        });
         // Only a started challenge writes the session: a refused one creates nothing.
         session.flowBinding = flowBinding;
         session.pendingFlows = result.pendingFlows;

@@ -18,7 +18,10 @@ export function homeRoutes(deps: { policies: PolicyRegistry }): Endpoint[] {
           claims: principal?.claims ?? [],
           applicationClaims: principal?.claims.filter((claim) => claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
           providerClaims: principal?.claims.filter((claim) => !claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
-          policies: deps.policies.list().map((policy) => ({ name: policy.name, satisfied: satisfiedPolicies(deps.policies, principal).includes(policy.name) })),
+          policies: deps.policies.list().map((policy) => ({
+            name: policy.name,
+            satisfied: satisfiedPolicies(deps.policies, principal).includes(policy.name),
+          })),
         });
       },
     },

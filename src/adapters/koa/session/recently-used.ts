@@ -6,7 +6,8 @@ export class RecentlyUsed<K, V> {
   private readonly entries = new Map<K, V>();
 
   constructor(private readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, not ${capacity}.`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, not ${capacity}.`);
   }
 
   get size(): number {

@@ -20,7 +20,8 @@ export class SavedTokens {
   /** Saves (or, with no tokens, drops) the tokens of the session's sign-in; it must have one. */
   async save(session: SessionFields, tokens: SessionTokens | undefined): Promise<void> {
     if (!tokens) return this.drop(session);
-    if (typeof session.signIn !== 'string') throw new Error('tokens are saved for a sign-in: create the sign-in record first');
+    if (typeof session.signIn !== 'string')
+      throw new Error('tokens are saved for a sign-in: create the sign-in record first');
     await this.store.set(key(session.signIn), { ...tokens }, this.ttlMs);
     session.tokensSaved = true;
     session.tokensExpireAt = tokens.expiresAt;
@@ -28,11 +29,14 @@ export class SavedTokens {
   }
 
   async load(session: SessionFields): Promise<SessionTokens | undefined> {
-    return session.tokensSaved === true && typeof session.signIn === 'string' ? readTokens(await this.store.get(key(session.signIn))) : undefined;
+    return session.tokensSaved === true && typeof session.signIn === 'string'
+      ? readTokens(await this.store.get(key(session.signIn)))
+      : undefined;
   }
 
   async drop(session: SessionFields): Promise<void> {
-    if (session.tokensSaved === true && typeof session.signIn === 'string') await this.store.destroy(key(session.signIn));
+    if (session.tokensSaved === true && typeof session.signIn === 'string')
+      await this.store.destroy(key(session.signIn));
     delete session.tokensSaved;
     delete session.tokensExpireAt;
     delete session.tokensRefreshable;

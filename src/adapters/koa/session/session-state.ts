@@ -36,7 +36,10 @@ export function sessionOf(ctx: Context): KoaSession & SessionFields {
  */
 export function storePrincipal(principal: Principal): unknown {
   const sameIssuer = principal.claims.every((claim) => claim.issuer === principal.scheme);
-  return { scheme: principal.scheme, claims: sameIssuer ? principal.claims.map((claim) => [claim.type, claim.value]) : principal.claims };
+  return {
+    scheme: principal.scheme,
+    claims: sameIssuer ? principal.claims.map((claim) => [claim.type, claim.value]) : principal.claims,
+  };
 }
 
 /** Reads a stored principal back, field by field: it comes from a store outside the process. */
@@ -48,10 +51,12 @@ export function readPrincipal(value: unknown): Principal | undefined {
   for (const claim of claims as unknown[]) {
     if (Array.isArray(claim)) {
       const [type, claimValue] = claim as unknown[];
-      if (typeof type === 'string' && typeof claimValue === 'string') narrowed.push({ type, value: claimValue, issuer: scheme });
+      if (typeof type === 'string' && typeof claimValue === 'string')
+        narrowed.push({ type, value: claimValue, issuer: scheme });
     } else if (typeof claim === 'object' && claim !== null) {
       const { type, value: claimValue, issuer } = claim as Record<string, unknown>;
-      if (typeof type === 'string' && typeof claimValue === 'string' && typeof issuer === 'string') narrowed.push({ type, value: claimValue, issuer });
+      if (typeof type === 'string' && typeof claimValue === 'string' && typeof issuer === 'string')
+        narrowed.push({ type, value: claimValue, issuer });
     }
   }
   return { scheme, claims: narrowed };

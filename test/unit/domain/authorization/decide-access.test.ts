@@ -1,8 +1,17 @@
 import { expect } from 'chai';
 import {
-  AUTHENTICATION_DISABLED, decideEndpointAccess, effectiveAccess, missingPolicies, type AccessContext, type AccessDecision,
+  AUTHENTICATION_DISABLED,
+  decideEndpointAccess,
+  effectiveAccess,
+  missingPolicies,
+  type AccessContext,
+  type AccessDecision,
 } from '../../../../src/domain/authorization/decide-access.js';
-import { allowAnonymous, authorize, type EndpointMetadata } from '../../../../src/domain/authorization/endpoint-metadata.js';
+import {
+  allowAnonymous,
+  authorize,
+  type EndpointMetadata,
+} from '../../../../src/domain/authorization/endpoint-metadata.js';
 import { builtInPolicies } from '../../../../src/domain/authorization/policies.js';
 import { PolicyNames } from '../../../../src/domain/authorization/policy-names.js';
 import type { Principal } from '../../../../src/domain/claims/principal.js';
@@ -23,7 +32,10 @@ const principals: ReadonlyArray<[label: string, principal: Principal | undefined
   ['anonymous', undefined],
   ['plain user', userWith(['application:subject', 'u1'])],
   ['administrator', userWith(['application:role', 'Administrator'])],
-  ['administrator and manager', userWith(['application:role', 'Administrator'], ['application:permission', 'application.manage'])],
+  [
+    'administrator and manager',
+    userWith(['application:role', 'Administrator'], ['application:permission', 'application.manage']),
+  ],
 ];
 
 const allow: AccessDecision = { outcome: 'allow' };
@@ -73,14 +85,31 @@ describe('decideEndpointAccess', () => {
       AdministratorRoles: ['Administrator', 'Owner', 'Ops'],
       ManageApplicationPermissions: ['app.manage', 'app.admin'],
     });
-    const cases: ReadonlyArray<[label: string, metadata: EndpointMetadata, principal: Principal, expected: AccessDecision]> = [
+    const cases: ReadonlyArray<
+      [label: string, metadata: EndpointMetadata, principal: Principal, expected: AccessDecision]
+    > = [
       ['first administrator role', authorize(ADMIN), userWith(['roles', 'Administrator']), allow],
       ['third administrator role', authorize(ADMIN), userWith(['roles', 'Ops']), allow],
       ['non-administrator role', authorize(ADMIN), userWith(['roles', 'Reader']), forbid(ADMIN)],
-      ['role under the default claim type no longer counts', authorize(ADMIN), userWith(['application:role', 'Administrator']), forbid(ADMIN)],
+      [
+        'role under the default claim type no longer counts',
+        authorize(ADMIN),
+        userWith(['application:role', 'Administrator']),
+        forbid(ADMIN),
+      ],
       ['second manage permission', authorize(MANAGE), userWith(['scp', 'app.admin']), allow],
-      ['permission under the default claim type no longer counts', authorize(MANAGE), userWith(['application:permission', 'app.manage']), forbid(MANAGE)],
-      ['permission value under the role type does not count', authorize(MANAGE), userWith(['roles', 'app.manage']), forbid(MANAGE)],
+      [
+        'permission under the default claim type no longer counts',
+        authorize(MANAGE),
+        userWith(['application:permission', 'app.manage']),
+        forbid(MANAGE),
+      ],
+      [
+        'permission value under the role type does not count',
+        authorize(MANAGE),
+        userWith(['roles', 'app.manage']),
+        forbid(MANAGE),
+      ],
     ];
     for (const [label, metadata, principal, expected] of cases) {
       it(label, () => {
@@ -93,17 +122,23 @@ describe('decideEndpointAccess', () => {
     const ctx = context(starterAuthorization);
     for (const [label, principal] of principals) {
       it(`throws config.unknown_policy for ${label}`, () => {
-        expect(codeOf(() => decideEndpointAccess(authorize(ADMIN, 'app.Typo'), principal, ctx))).to.equal('config.unknown_policy');
+        expect(codeOf(() => decideEndpointAccess(authorize(ADMIN, 'app.Typo'), principal, ctx))).to.equal(
+          'config.unknown_policy',
+        );
       });
     }
     it('throws even when authentication is disabled', () => {
       const disabled = context({ ...starterAuthorization, RequireAuthenticatedUserByDefault: false }, false);
-      expect(codeOf(() => decideEndpointAccess(authorize('app.Typo'), undefined, disabled))).to.equal('config.unknown_policy');
+      expect(codeOf(() => decideEndpointAccess(authorize('app.Typo'), undefined, disabled))).to.equal(
+        'config.unknown_policy',
+      );
     });
   });
 
   describe('authentication disabled', () => {
-    const cases: ReadonlyArray<[label: string, metadata: EndpointMetadata | undefined, fallback: boolean, expected: AccessDecision]> = [
+    const cases: ReadonlyArray<
+      [label: string, metadata: EndpointMetadata | undefined, fallback: boolean, expected: AccessDecision]
+    > = [
       ['anonymous endpoint', allowAnonymous(), false, allow],
       ['no metadata, fallback off (--authProvider none)', undefined, false, allow],
       // Startup rejects this combination; the decision still must not challenge.

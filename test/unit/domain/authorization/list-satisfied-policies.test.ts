@@ -10,11 +10,24 @@ describe('satisfiedPolicies', () => {
   const cases: ReadonlyArray<[label: string, principal: Principal | undefined, expected: string[]]> = [
     ['anonymous', undefined, []],
     ['plain user', userWith(['application:name', 'Ada']), [PolicyNames.AuthenticatedUser]],
-    ['administrator', userWith(['application:role', 'Administrator']), [PolicyNames.AuthenticatedUser, PolicyNames.AdministratorRole]],
+    [
+      'administrator',
+      userWith(['application:role', 'Administrator']),
+      [PolicyNames.AuthenticatedUser, PolicyNames.AdministratorRole],
+    ],
     [
       'everything',
-      userWith(['application:role', 'Administrator'], ['application:permission', 'application.manage'], ['dept', 'R&D']),
-      [PolicyNames.AuthenticatedUser, PolicyNames.AdministratorRole, PolicyNames.ManageApplicationPermission, 'app.Dept'],
+      userWith(
+        ['application:role', 'Administrator'],
+        ['application:permission', 'application.manage'],
+        ['dept', 'R&D'],
+      ),
+      [
+        PolicyNames.AuthenticatedUser,
+        PolicyNames.AdministratorRole,
+        PolicyNames.ManageApplicationPermission,
+        'app.Dept',
+      ],
     ],
   ];
   for (const [label, principal, expected] of cases) {

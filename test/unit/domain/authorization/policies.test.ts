@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { evaluatePolicy } from '../../../../src/domain/authorization/evaluate-policy.js';
 import {
-  builtInPolicies, definePolicy, PolicyRegistry, requireClaim, requirePermission, requireRole, type Requirement,
+  builtInPolicies,
+  definePolicy,
+  PolicyRegistry,
+  requireClaim,
+  requirePermission,
+  requireRole,
+  type Requirement,
 } from '../../../../src/domain/authorization/policies.js';
 import { PolicyNames } from '../../../../src/domain/authorization/policy-names.js';
 import type { AuthorizationSettings } from '../../../../src/domain/settings/settings.js';
@@ -19,9 +25,21 @@ describe('PolicyNames', () => {
 
 describe('requirement helpers', () => {
   const cases: ReadonlyArray<[label: string, make: () => Requirement, expected: Requirement]> = [
-    ['requireClaim without values', () => requireClaim('dept'), { kind: 'claim', claimType: 'dept', allowedValues: [] }],
-    ['requireRole', () => requireRole('roles', ['A', 'B']), { kind: 'claim', claimType: 'roles', allowedValues: ['A', 'B'] }],
-    ['requirePermission', () => requirePermission('perms', ['p']), { kind: 'claim', claimType: 'perms', allowedValues: ['p'] }],
+    [
+      'requireClaim without values',
+      () => requireClaim('dept'),
+      { kind: 'claim', claimType: 'dept', allowedValues: [] },
+    ],
+    [
+      'requireRole',
+      () => requireRole('roles', ['A', 'B']),
+      { kind: 'claim', claimType: 'roles', allowedValues: ['A', 'B'] },
+    ],
+    [
+      'requirePermission',
+      () => requirePermission('perms', ['p']),
+      { kind: 'claim', claimType: 'perms', allowedValues: ['p'] },
+    ],
   ];
   for (const [label, make, expected] of cases) {
     it(`${label} builds a claim requirement`, () => {
@@ -29,7 +47,10 @@ describe('requirement helpers', () => {
     });
   }
 
-  for (const [label, make] of [['requireRole', () => requireRole('roles', [])], ['requirePermission', () => requirePermission('perms', [])]] as const) {
+  for (const [label, make] of [
+    ['requireRole', () => requireRole('roles', [])],
+    ['requirePermission', () => requirePermission('perms', [])],
+  ] as const) {
     it(`${label} refuses an empty list (it would mean "any value")`, () => {
       expect(codeOf(make)).to.equal('config.invalid_policy');
     });
@@ -39,13 +60,20 @@ describe('requirement helpers', () => {
     const roles = ['Administrator'];
     const requirement = requireRole('application:role', roles);
     roles.push('Guest');
-    expect(requirement).to.deep.equal({ kind: 'claim', claimType: 'application:role', allowedValues: ['Administrator'] });
+    expect(requirement).to.deep.equal({
+      kind: 'claim',
+      claimType: 'application:role',
+      allowedValues: ['Administrator'],
+    });
   });
 });
 
 describe('definePolicy', () => {
   it('puts the authenticated-user baseline first', () => {
-    expect(definePolicy('app.Reports', requireClaim('dept')).requirements).to.deep.equal([{ kind: 'authenticated' }, requireClaim('dept')]);
+    expect(definePolicy('app.Reports', requireClaim('dept')).requirements).to.deep.equal([
+      { kind: 'authenticated' },
+      requireClaim('dept'),
+    ]);
   });
   it('does not repeat the baseline when given it', () => {
     expect(definePolicy('app.Any', { kind: 'authenticated' }).requirements).to.deep.equal([{ kind: 'authenticated' }]);
@@ -77,23 +105,45 @@ describe('builtInPolicies', () => {
   it('registers the three contract policies, each starting from the authenticated baseline', () => {
     const policies = builtInPolicies(starterAuthorization).list();
     expect(policies.map((policy) => policy.name)).to.deep.equal([
-      PolicyNames.AuthenticatedUser, PolicyNames.AdministratorRole, PolicyNames.ManageApplicationPermission,
+      PolicyNames.AuthenticatedUser,
+      PolicyNames.AdministratorRole,
+      PolicyNames.ManageApplicationPermission,
     ]);
     for (const policy of policies) expect(policy.requirements[0]).to.deep.equal({ kind: 'authenticated' });
   });
 
   it('reads RoleClaimType/AdministratorRoles and PermissionClaimType/ManageApplicationPermissions', () => {
     const registry = builtInPolicies({
-      ...starterAuthorization, RoleClaimType: 'roles', AdministratorRoles: ['Admin', 'Owner'], PermissionClaimType: 'scp', ManageApplicationPermissions: ['app.admin'],
+      ...starterAuthorization,
+      RoleClaimType: 'roles',
+      AdministratorRoles: ['Admin', 'Owner'],
+      PermissionClaimType: 'scp',
+      ManageApplicationPermissions: ['app.admin'],
     });
-    expect(registry.get(PolicyNames.AdministratorRole)?.requirements[1]).to.deep.equal(requireRole('roles', ['Admin', 'Owner']));
-    expect(registry.get(PolicyNames.ManageApplicationPermission)?.requirements[1]).to.deep.equal(requirePermission('scp', ['app.admin']));
+    expect(registry.get(PolicyNames.AdministratorRole)?.requirements[1]).to.deep.equal(
+      requireRole('roles', ['Admin', 'Owner']),
+    );
+    expect(registry.get(PolicyNames.ManageApplicationPermission)?.requirements[1]).to.deep.equal(
+      requirePermission('scp', ['app.admin']),
+    );
   });
 
   // Fail closed: an empty list must not turn into "any role" or "any permission".
-  const emptyCases: ReadonlyArray<[key: string, name: string, override: Partial<AuthorizationSettings>, claim: [type: string, value: string]]> = [
-    ['AdministratorRoles', PolicyNames.AdministratorRole, { AdministratorRoles: [] }, ['application:role', 'Administrator']],
-    ['ManageApplicationPermissions', PolicyNames.ManageApplicationPermission, { ManageApplicationPermissions: [] }, ['application:permission', 'application.manage']],
+  const emptyCases: ReadonlyArray<
+    [key: string, name: string, override: Partial<AuthorizationSettings>, claim: [type: string, value: string]]
+  > = [
+    [
+      'AdministratorRoles',
+      PolicyNames.AdministratorRole,
+      { AdministratorRoles: [] },
+      ['application:role', 'Administrator'],
+    ],
+    [
+      'ManageApplicationPermissions',
+      PolicyNames.ManageApplicationPermission,
+      { ManageApplicationPermissions: [] },
+      ['application:permission', 'application.manage'],
+    ],
   ];
   for (const [key, name, override, [type, value]] of emptyCases) {
     it(`makes ${name} unsatisfiable when ${key} is empty`, () => {
@@ -101,7 +151,11 @@ describe('builtInPolicies', () => {
       expect(policy).to.not.equal(undefined);
       if (policy === undefined) return;
       const decision = evaluatePolicy(policy, userWith([type, value], [type, 'anything']));
-      expect(decision).to.deep.equal({ allowed: false, authenticated: true, failed: [`ProjectTemplate:Authorization:${key} is empty, so nobody qualifies`] });
+      expect(decision).to.deep.equal({
+        allowed: false,
+        authenticated: true,
+        failed: [`ProjectTemplate:Authorization:${key} is empty, so nobody qualifies`],
+      });
     });
   }
 });

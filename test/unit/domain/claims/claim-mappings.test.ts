@@ -10,7 +10,9 @@ describe('builtInClaimMappings', () => {
       expect(outside).to.deep.equal([]);
     });
     it(`maps ${provider} to a subject`, () => {
-      expect(builtInClaimMappings[provider].some((row) => row.target === 'application:subject' && !row.fallback)).to.equal(true);
+      expect(
+        builtInClaimMappings[provider].some((row) => row.target === 'application:subject' && !row.fallback),
+      ).to.equal(true);
     });
   }
 });
@@ -28,11 +30,15 @@ describe('effectiveClaimMappings', () => {
 
   it('replaces the built-in row for the same source', () => {
     const rows = effectiveClaimMappings('OpenIdConnect', { email: 'application:name' });
-    expect(rows.filter((row) => row.source === 'email')).to.deep.equal([{ source: 'email', target: 'application:name' }]);
+    expect(rows.filter((row) => row.source === 'email')).to.deep.equal([
+      { source: 'email', target: 'application:name' },
+    ]);
   });
 
   it('turns a built-in fallback row into a primary row when configured', () => {
     const rows = effectiveClaimMappings('Social3', { login: 'application:name' });
-    expect(rows.filter((row) => row.source === 'login')).to.deep.equal([{ source: 'login', target: 'application:name' }]);
+    expect(rows.filter((row) => row.source === 'login')).to.deep.equal([
+      { source: 'login', target: 'application:name' },
+    ]);
   });
 });

@@ -9,7 +9,10 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 
 /** `type=value` of the application claims, sorted: what policies will see. */
 function applicationClaims(principal: Principal): string[] {
-  return principal.claims.filter((claim) => claim.type.startsWith('application:')).map((claim) => `${claim.type}=${claim.value}`).sort();
+  return principal.claims
+    .filter((claim) => claim.type.startsWith('application:'))
+    .map((claim) => `${claim.type}=${claim.value}`)
+    .sort();
 }
 
 function sorted(claims: readonly Claim[]): string[] {
@@ -35,34 +38,109 @@ const providerCases: ProviderCase[] = [
     label: 'OIDC: every standard claim',
     provider: 'OpenIdConnect',
     claims: {
-      sub: 'u1', name: 'Ada Lovelace', preferred_username: 'ada', email: 'ada@example.com',
-      roles: ['Administrator', 'Reader'], groups: ['staff'], permissions: ['application.manage', 'reports.read'],
-      iss: 'https://idp.example', aud: 'client', nonce: 'n', exp: 2, iat: 1,
+      sub: 'u1',
+      name: 'Ada Lovelace',
+      preferred_username: 'ada',
+      email: 'ada@example.com',
+      roles: ['Administrator', 'Reader'],
+      groups: ['staff'],
+      permissions: ['application.manage', 'reports.read'],
+      iss: 'https://idp.example',
+      aud: 'client',
+      nonce: 'n',
+      exp: 2,
+      iat: 1,
     },
     expected: [
-      `${Email}=ada@example.com`, `${Group}=staff`, `${Name}=Ada Lovelace`, `${Permission}=application.manage`,
-      `${Permission}=reports.read`, `${Role}=Administrator`, `${Role}=Reader`, `${Subject}=u1`,
+      `${Email}=ada@example.com`,
+      `${Group}=staff`,
+      `${Name}=Ada Lovelace`,
+      `${Permission}=application.manage`,
+      `${Permission}=reports.read`,
+      `${Role}=Administrator`,
+      `${Role}=Reader`,
+      `${Subject}=u1`,
     ],
   },
-  { label: 'OIDC: preferred_username names the user when name is missing', provider: 'OpenIdConnect', claims: { sub: 'u1', preferred_username: 'ada' }, expected: [`${Name}=ada`, `${Subject}=u1`] },
-  { label: 'OIDC: preferred_username when name is empty', provider: 'OpenIdConnect', claims: { sub: 'u1', name: '', preferred_username: 'ada' }, expected: [`${Name}=ada`, `${Subject}=u1`] },
-  { label: 'OIDC: role and roles merge without duplicates', provider: 'OpenIdConnect', claims: { sub: 'u1', role: 'Administrator', roles: ['Administrator', 'Reader'] }, expected: [`${Role}=Administrator`, `${Role}=Reader`, `${Subject}=u1`] },
+  {
+    label: 'OIDC: preferred_username names the user when name is missing',
+    provider: 'OpenIdConnect',
+    claims: { sub: 'u1', preferred_username: 'ada' },
+    expected: [`${Name}=ada`, `${Subject}=u1`],
+  },
+  {
+    label: 'OIDC: preferred_username when name is empty',
+    provider: 'OpenIdConnect',
+    claims: { sub: 'u1', name: '', preferred_username: 'ada' },
+    expected: [`${Name}=ada`, `${Subject}=u1`],
+  },
+  {
+    label: 'OIDC: role and roles merge without duplicates',
+    provider: 'OpenIdConnect',
+    claims: { sub: 'u1', role: 'Administrator', roles: ['Administrator', 'Reader'] },
+    expected: [`${Role}=Administrator`, `${Role}=Reader`, `${Subject}=u1`],
+  },
   {
     label: 'SAML2: claim URIs and the NameID',
     provider: 'Saml2',
     claims: {
-      [SamlClaimUris.NameIdentifier]: 'ada@corp', [SamlClaimUris.Name]: 'Ada', [SamlClaimUris.EmailAddress]: 'ada@corp.example',
-      [SamlClaimUris.Role]: ['Administrator'], [SamlClaimUris.Group]: ['g-1', 'g-2'],
+      [SamlClaimUris.NameIdentifier]: 'ada@corp',
+      [SamlClaimUris.Name]: 'Ada',
+      [SamlClaimUris.EmailAddress]: 'ada@corp.example',
+      [SamlClaimUris.Role]: ['Administrator'],
+      [SamlClaimUris.Group]: ['g-1', 'g-2'],
     },
-    expected: [`${Email}=ada@corp.example`, `${Group}=g-1`, `${Group}=g-2`, `${Name}=Ada`, `${Role}=Administrator`, `${Subject}=ada@corp`],
+    expected: [
+      `${Email}=ada@corp.example`,
+      `${Group}=g-1`,
+      `${Group}=g-2`,
+      `${Name}=Ada`,
+      `${Role}=Administrator`,
+      `${Subject}=ada@corp`,
+    ],
   },
-  { label: 'SAML2: an unmapped attribute invents nothing', provider: 'Saml2', claims: { 'urn:oid:0.9.2342.19200300.100.1.1': 'ada' }, expected: [] },
-  { label: 'Social1: mail wins over userPrincipalName', provider: 'Social1', claims: { id: 'a1', displayName: 'Ada', mail: 'ada@example.com', userPrincipalName: 'ada@tenant.example' }, expected: [`${Email}=ada@example.com`, `${Name}=Ada`, `${Subject}=a1`] },
-  { label: 'Social1: userPrincipalName when mail is null', provider: 'Social1', claims: { id: 'a1', mail: null, userPrincipalName: 'ada@tenant.example' }, expected: [`${Email}=ada@tenant.example`, `${Subject}=a1`] },
-  { label: 'Social2: OIDC userinfo', provider: 'Social2', claims: { sub: '1090', name: 'Ada', email: 'ada@example.com', email_verified: true, picture: 'https://img' }, expected: [`${Email}=ada@example.com`, `${Name}=Ada`, `${Subject}=1090`] },
-  { label: 'Social2: a claim it does not know invents nothing', provider: 'Social2', claims: { locale: 'en' }, expected: [] },
-  { label: 'Social3: numeric id, login when name is null', provider: 'Social3', claims: { id: 583231, login: 'octocat', name: null, email: null }, expected: [`${Name}=octocat`, `${Subject}=583231`] },
-  { label: 'Social3: name wins over login', provider: 'Social3', claims: { id: 1, login: 'octocat', name: 'The Octocat', email: 'octo@example.com' }, expected: [`${Email}=octo@example.com`, `${Name}=The Octocat`, `${Subject}=1`] },
+  {
+    label: 'SAML2: an unmapped attribute invents nothing',
+    provider: 'Saml2',
+    claims: { 'urn:oid:0.9.2342.19200300.100.1.1': 'ada' },
+    expected: [],
+  },
+  {
+    label: 'Social1: mail wins over userPrincipalName',
+    provider: 'Social1',
+    claims: { id: 'a1', displayName: 'Ada', mail: 'ada@example.com', userPrincipalName: 'ada@tenant.example' },
+    expected: [`${Email}=ada@example.com`, `${Name}=Ada`, `${Subject}=a1`],
+  },
+  {
+    label: 'Social1: userPrincipalName when mail is null',
+    provider: 'Social1',
+    claims: { id: 'a1', mail: null, userPrincipalName: 'ada@tenant.example' },
+    expected: [`${Email}=ada@tenant.example`, `${Subject}=a1`],
+  },
+  {
+    label: 'Social2: OIDC userinfo',
+    provider: 'Social2',
+    claims: { sub: '1090', name: 'Ada', email: 'ada@example.com', email_verified: true, picture: 'https://img' },
+    expected: [`${Email}=ada@example.com`, `${Name}=Ada`, `${Subject}=1090`],
+  },
+  {
+    label: 'Social2: a claim it does not know invents nothing',
+    provider: 'Social2',
+    claims: { locale: 'en' },
+    expected: [],
+  },
+  {
+    label: 'Social3: numeric id, login when name is null',
+    provider: 'Social3',
+    claims: { id: 583231, login: 'octocat', name: null, email: null },
+    expected: [`${Name}=octocat`, `${Subject}=583231`],
+  },
+  {
+    label: 'Social3: name wins over login',
+    provider: 'Social3',
+    claims: { id: 1, login: 'octocat', name: 'The Octocat', email: 'octo@example.com' },
+    expected: [`${Email}=octo@example.com`, `${Name}=The Octocat`, `${Subject}=1`],
+  },
   { label: 'Social3: sub is not its subject', provider: 'Social3', claims: { sub: 'x' }, expected: [] },
 ];
 
@@ -80,7 +158,12 @@ describe('normalizeClaims', () => {
     const claims = { sub: 'u1', name: 'Ada', locale: 'en' };
 
     it('keeps them under their own type, issued by the scheme, by default', () => {
-      const principal = normalizeClaims({ provider: 'OpenIdConnect', scheme: 'corp-oidc', claims, removeOriginalClaims: false });
+      const principal = normalizeClaims({
+        provider: 'OpenIdConnect',
+        scheme: 'corp-oidc',
+        claims,
+        removeOriginalClaims: false,
+      });
       expect(sorted(principal.claims)).to.deep.equal(
         sorted([
           { type: 'sub', value: 'u1', issuer: 'corp-oidc' },
@@ -94,7 +177,12 @@ describe('normalizeClaims', () => {
     });
 
     it('removes them when RemoveOriginalClaims is true', () => {
-      const principal = normalizeClaims({ provider: 'OpenIdConnect', scheme: 'corp-oidc', claims, removeOriginalClaims: true });
+      const principal = normalizeClaims({
+        provider: 'OpenIdConnect',
+        scheme: 'corp-oidc',
+        claims,
+        removeOriginalClaims: true,
+      });
       expect(sorted(principal.claims)).to.deep.equal(
         sorted([
           { type: Subject, value: 'u1', issuer: 'corp-oidc' },
@@ -108,8 +196,11 @@ describe('normalizeClaims', () => {
     for (const type of PROTOCOL_CLAIMS) {
       it(`drops ${type}, even when kept originals and a configured mapping would keep it`, () => {
         const principal = normalizeClaims({
-          provider: 'OpenIdConnect', scheme: 'OpenIdConnect', claims: { sub: 'u1', [type]: 'value' },
-          extraMappings: { [type]: 'application:leak' }, removeOriginalClaims: false,
+          provider: 'OpenIdConnect',
+          scheme: 'OpenIdConnect',
+          claims: { sub: 'u1', [type]: 'value' },
+          extraMappings: { [type]: 'application:leak' },
+          removeOriginalClaims: false,
         });
         expect(principal.claims.map((claim) => claim.type)).to.deep.equal(['sub', Subject]);
       });
@@ -117,16 +208,60 @@ describe('normalizeClaims', () => {
   });
 
   describe('configured mappings', () => {
-    const cases: ReadonlyArray<[label: string, provider: ProviderKey, claims: Record<string, unknown>, extra: Record<string, string>, expected: string[]]> = [
-      ['add a source the table lacks', 'Social2', { sub: 's', hd: 'example.com' }, { hd: Group }, [`${Group}=example.com`, `${Subject}=s`]],
-      ['map onto an application type of their own', 'Saml2', { department: 'R&D' }, { department: 'application:department' }, ['application:department=R&D']],
-      ['override a built-in row', 'OpenIdConnect', { sub: 's', groups: ['Administrator'] }, { groups: Role }, [`${Role}=Administrator`, `${Subject}=s`]],
-      ['give SAML permissions', 'Saml2', { 'urn:perm': ['application.manage'] }, { 'urn:perm': Permission }, [`${Permission}=application.manage`]],
-      ['make a fallback row primary', 'Social3', { login: 'octocat', name: 'Octo' }, { login: Name }, [`${Name}=Octo`, `${Name}=octocat`]],
+    const cases: ReadonlyArray<
+      [
+        label: string,
+        provider: ProviderKey,
+        claims: Record<string, unknown>,
+        extra: Record<string, string>,
+        expected: string[],
+      ]
+    > = [
+      [
+        'add a source the table lacks',
+        'Social2',
+        { sub: 's', hd: 'example.com' },
+        { hd: Group },
+        [`${Group}=example.com`, `${Subject}=s`],
+      ],
+      [
+        'map onto an application type of their own',
+        'Saml2',
+        { department: 'R&D' },
+        { department: 'application:department' },
+        ['application:department=R&D'],
+      ],
+      [
+        'override a built-in row',
+        'OpenIdConnect',
+        { sub: 's', groups: ['Administrator'] },
+        { groups: Role },
+        [`${Role}=Administrator`, `${Subject}=s`],
+      ],
+      [
+        'give SAML permissions',
+        'Saml2',
+        { 'urn:perm': ['application.manage'] },
+        { 'urn:perm': Permission },
+        [`${Permission}=application.manage`],
+      ],
+      [
+        'make a fallback row primary',
+        'Social3',
+        { login: 'octocat', name: 'Octo' },
+        { login: Name },
+        [`${Name}=Octo`, `${Name}=octocat`],
+      ],
     ];
     for (const [label, provider, claims, extraMappings, expected] of cases) {
       it(label, () => {
-        const principal = normalizeClaims({ provider, scheme: provider, claims, extraMappings, removeOriginalClaims: true });
+        const principal = normalizeClaims({
+          provider,
+          scheme: provider,
+          claims,
+          extraMappings,
+          removeOriginalClaims: true,
+        });
         expect(applicationClaims(principal)).to.deep.equal(expected);
       });
     }
@@ -135,14 +270,20 @@ describe('normalizeClaims', () => {
   describe('application claims in the input', () => {
     it('pass through unchanged and are not mapped again', () => {
       const principal = normalizeClaims({
-        provider: 'OpenIdConnect', scheme: 'OpenIdConnect', claims: { [Role]: 'Reader', [Name]: 'Ada', preferred_username: 'ada' }, removeOriginalClaims: true,
+        provider: 'OpenIdConnect',
+        scheme: 'OpenIdConnect',
+        claims: { [Role]: 'Reader', [Name]: 'Ada', preferred_username: 'ada' },
+        removeOriginalClaims: true,
       });
       expect(applicationClaims(principal)).to.deep.equal([`${Name}=Ada`, `${Role}=Reader`]);
     });
   });
 
   describe('idempotence', () => {
-    const extras: ReadonlyArray<Record<string, string> | undefined> = [undefined, { locale: 'application:locale', email: Name }];
+    const extras: ReadonlyArray<Record<string, string> | undefined> = [
+      undefined,
+      { locale: 'application:locale', email: Name },
+    ];
     for (const { label, provider, claims } of providerCases) {
       for (const removeOriginalClaims of [false, true]) {
         for (const extraMappings of extras) {

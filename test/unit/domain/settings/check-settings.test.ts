@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { checkSettings, registeredProviders, type SettingsContext } from '../../../../src/domain/settings/check-settings.js';
+import {
+  checkSettings,
+  registeredProviders,
+  type SettingsContext,
+} from '../../../../src/domain/settings/check-settings.js';
 import { defaultSettings } from '../../../../src/domain/settings/default-settings.js';
 import type { SettingsProblem } from '../../../../src/domain/settings/problem.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from '../../../../src/domain/settings/settings.js';
@@ -141,7 +145,9 @@ describe('checkSettings', () => {
     const settings = withSettings((s) => {
       s.Authentication.DefaultChallengeScheme = 'OpenIdConnect';
     });
-    expect(errorKeys(checkSettings(settings, context()))).to.deep.equal(['ProjectTemplate:Authentication:DefaultChallengeScheme']);
+    expect(errorKeys(checkSettings(settings, context()))).to.deep.equal([
+      'ProjectTemplate:Authentication:DefaultChallengeScheme',
+    ]);
     enableOidc(settings);
     expect(errorKeys(checkSettings(settings, context()))).to.deep.equal([]);
   });
@@ -154,7 +160,12 @@ describe('checkSettings', () => {
     expect(errorKeys(checkSettings(settings, context()))).to.include(`${OIDC}:Scheme`);
     const two = withSettings((s) => {
       enableOidc(s);
-      Object.assign(s.Authentication.Providers.Social1, { Enabled: true, ClientId: 'a', ClientSecret: 'b', Scheme: 'OpenIdConnect' });
+      Object.assign(s.Authentication.Providers.Social1, {
+        Enabled: true,
+        ClientId: 'a',
+        ClientSecret: 'b',
+        Scheme: 'OpenIdConnect',
+      });
     });
     const keys = errorKeys(checkSettings(two, context({ availableProviders: ['OpenIdConnect', 'Social1'] })));
     expect(keys).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social1:Scheme']);
@@ -208,9 +219,13 @@ describe('checkSettings', () => {
   });
 
   it('requires an https PublicOrigin in production', () => {
-    expect(errorKeys(checkSettings(defaultSettings(), context({ environment: 'production' })))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
+    expect(errorKeys(checkSettings(defaultSettings(), context({ environment: 'production' })))).to.deep.equal([
+      'ProjectTemplate:Hosting:PublicOrigin',
+    ]);
     const http = withSettings((s) => (s.Hosting.PublicOrigin = 'http://app.example.com'));
-    expect(errorKeys(checkSettings(http, context({ environment: 'production' })))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
+    expect(errorKeys(checkSettings(http, context({ environment: 'production' })))).to.deep.equal([
+      'ProjectTemplate:Hosting:PublicOrigin',
+    ]);
     const withPath = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com/app'));
     expect(errorKeys(checkSettings(withPath, context()))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
     const good = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
@@ -219,7 +234,10 @@ describe('checkSettings', () => {
 
   it('warns in production about the per-process memory store and an untrusted proxy', () => {
     const settings = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
-    const warnings = () => checkSettings(settings, context({ environment: 'production' })).filter((p) => p.severity === 'warning').map((w) => w.key);
+    const warnings = () =>
+      checkSettings(settings, context({ environment: 'production' }))
+        .filter((p) => p.severity === 'warning')
+        .map((w) => w.key);
     expect(warnings()).to.have.members(['ProjectTemplate:Session:Store', 'ProjectTemplate:Hosting:TrustProxy']);
     settings.Hosting.TrustProxy = true;
     settings.Session.Store = 'Redis';
@@ -229,7 +247,15 @@ describe('checkSettings', () => {
 
   it('requires MaxSessions to be a whole number of at least 1', () => {
     for (const value of [0, 1.5, -3]) {
-      expect(errorKeys(checkSettings(withSettings((s) => (s.Session.MaxSessions = value)), context())), String(value)).to.deep.equal(['ProjectTemplate:Session:MaxSessions']);
+      expect(
+        errorKeys(
+          checkSettings(
+            withSettings((s) => (s.Session.MaxSessions = value)),
+            context(),
+          ),
+        ),
+        String(value),
+      ).to.deep.equal(['ProjectTemplate:Session:MaxSessions']);
     }
   });
 
@@ -249,9 +275,11 @@ describe('checkSettings', () => {
     });
 
     it('fails startup for a typo under an enabled provider', () => {
-      const [problem] = check(['Authentication', 'Providers', 'OpenIdConnect', 'ClientSecert'], ['ClientSecret', 'ClientId'], enableOidc).filter(
-        (p) => p.key.endsWith('ClientSecert'),
-      );
+      const [problem] = check(
+        ['Authentication', 'Providers', 'OpenIdConnect', 'ClientSecert'],
+        ['ClientSecret', 'ClientId'],
+        enableOidc,
+      ).filter((p) => p.key.endsWith('ClientSecert'));
       expect(problem?.severity).to.equal('error');
       expect(problem?.message).to.contain('ClientSecret');
     });
