@@ -37,8 +37,8 @@ const token = randomText(32);
 const key = sessionStoreKey(token);
 const records = signedInRecords(1, Date.now());
 const ttlMs = gatehouse.settings.Session.IdleTimeout * 1000;
-await gatehouse.sessionStore.set(records.signInKey, records.signIn, ttlMs);
-await gatehouse.sessionStore.set(key, records.session, ttlMs);
+await gatehouse.sessionStore.create(records.signInKey, records.signIn, ttlMs);
+await gatehouse.sessionStore.create(key, records.session, ttlMs);
 const cookie = `${sessionCookieName(gatehouse.settings.Session, gatehouse.environment === 'production')}=${token}`;
 process.stdout.write(`READY ${address.port} ${cookie}\n`);
 

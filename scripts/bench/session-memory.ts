@@ -38,8 +38,8 @@ function settledMemory(): { heapUsed: number; external: number; rss: number } {
 const ttlMs = gatehouse.settings.Session.IdleTimeout * 1000;
 async function writeSession(index: number, now: number): Promise<void> {
   const records = signedInRecords(index, now);
-  await gatehouse.sessionStore.set(records.signInKey, records.signIn, ttlMs);
-  await gatehouse.sessionStore.set(sessionStoreKey(randomText(32)), records.session, ttlMs);
+  await gatehouse.sessionStore.create(records.signInKey, records.signIn, ttlMs);
+  await gatehouse.sessionStore.create(sessionStoreKey(randomText(32)), records.session, ttlMs);
 }
 
 const sample = signedInRecords(count, Date.now());

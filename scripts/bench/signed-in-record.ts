@@ -16,7 +16,7 @@ export interface SignedInRecords {
 
 /**
  * What a signed-in user has in the store after an OpenID Connect sign-in
- * (remote-callbacks.ts, SignInRecords, then koa-session's save): the session record with
+ * (CompleteSignIn, SignInRecords, then koa-session's save): the session record with
  * the sign-in reference, both times, whether tokens are saved and their expiry (that record
  * lives apart and is not loaded per request) and koa-session's `_session` marker; and the
  * sign-in record with a principal of eight normalized claims as `[type, value]` pairs

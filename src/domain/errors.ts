@@ -16,12 +16,15 @@ export class GatehouseError extends Error {
   readonly code: string;
   /** True when `message` may be shown to the person using the application. */
   readonly safe: boolean;
+  /** For a refusal that ends by itself (a rate limit): how long until trying again may succeed. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: string, message: string, options: { cause?: unknown; safe?: boolean } = {}) {
+  constructor(code: string, message: string, options: { cause?: unknown; safe?: boolean; retryAfterMs?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatehouseError';
     this.code = code;
     this.safe = options.safe ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

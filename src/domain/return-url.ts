@@ -38,12 +38,20 @@ export function isLocalUrl(value: string): boolean {
 }
 
 /**
- * The URL to redirect to after sign-in: `value` when it is local, otherwise `/`.
+ * The longest return URL kept. A page's own address is never longer in practice, and a
+ * pending sign-in stores its return URL until the sign-in completes: a client must not be
+ * able to park kilobytes in the store per challenge.
+ */
+export const MAX_RETURN_URL_LENGTH = 2048;
+
+/**
+ * The URL to redirect to after sign-in: `value` when it is local and at most
+ * `MAX_RETURN_URL_LENGTH` characters, otherwise `/`.
  * `~/path` is app-relative in ASP.NET (`~` is the application's path base); Gatehouse is
  * always mounted at `/`, so `~/path` becomes `/path` and `~/` becomes `/`. Returning `~/...`
  * unchanged would hand the browser a relative path (`~` is an ordinary segment to it).
  */
 export function validateReturnUrl(value: string | undefined): string {
-  if (value === undefined || !isLocalUrl(value)) return '/';
+  if (value === undefined || value.length > MAX_RETURN_URL_LENGTH || !isLocalUrl(value)) return '/';
   return value.startsWith('~/') ? value.slice(1) : value;
 }

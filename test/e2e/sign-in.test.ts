@@ -105,16 +105,17 @@ describe('Sign-in in a real browser (chromium)', function () {
         await page.getByRole('heading', { name: 'Sign in' }).waitFor();
         await expectStyled(page);
         if (isAdmin) await page.screenshot({ path: `${ARTIFACTS}login.png`, fullPage: true });
-        // Showing the login page does not start a session; the challenge does (below).
+        // Showing the login page does not start a session.
         expect(await sessionCookie(context), 'session cookie before the challenge').to.equal(undefined);
 
-        // 2. The provider link starts the challenge: a session bound to this flow, then the provider's login form.
+        // 2. The provider link starts the challenge: no session yet, the flow bound to this browser
+        // by its flow-binding cookie, then the provider's login form.
         await page.getByRole('link', { name: `Sign in with ${stack.displayName}` }).click();
         await page.waitForURL((url) => url.href.startsWith(`${stack.issuer}/`));
-        const challengeCookie = await sessionCookie(context);
-        expect(challengeCookie, 'session cookie set by the challenge').to.not.equal(undefined);
-        expect(challengeCookie?.value).to.match(/^[A-Za-z0-9_-]{43}$/);
-        expect(challengeCookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: false, expires: -1, path: '/' });
+        expect(await sessionCookie(context), 'no session cookie set by the challenge').to.equal(undefined);
+        const flowCookie = (await context.cookies(stack.appOrigin)).find((c) => c.name === 'gatehouse.sid.flow');
+        expect(flowCookie?.value).to.match(/^[A-Za-z0-9_-]{43}$/);
+        expect(flowCookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
 
         // 3. Sign in and consent at the provider; the callback lands on the returnUrl.
         await signInAtDemoProvider(page, login);
@@ -123,10 +124,9 @@ describe('Sign-in in a real browser (chromium)', function () {
         expect(await page.locator('.topbar .who').textContent()).to.equal(`Signed in as ${user.name}`);
         await expectStyled(page);
 
-        // The session id is replaced at sign-in (no fixation), with the same cookie attributes.
+        // The session starts at sign-in, under a fresh id.
         const signedInCookie = await sessionCookie(context);
         expect(signedInCookie?.value).to.match(/^[A-Za-z0-9_-]{43}$/);
-        expect(signedInCookie?.value, 'session id after sign-in').to.not.equal(challengeCookie?.value);
         expect(signedInCookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: false, expires: -1, path: '/' });
 
         // 4. The claims table shows the normalized application claims.

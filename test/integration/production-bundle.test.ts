@@ -40,6 +40,7 @@ describe('the production bundle (what npm start runs)', function () {
     const { child, output } = runBundle({
       NODE_ENV: 'production',
       ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1',
+      ProjectTemplate__Hosting__TrustProxy: 'true',
     });
     running.push(child);
     const url = await listeningUrl(output, child);

@@ -63,6 +63,7 @@ describe('startup (the real entry point)', function () {
     const { child, output } = spawnMain({
       NODE_ENV: 'production',
       ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com',
+      ProjectTemplate__Hosting__TrustProxy: 'true',
     });
     const url = await listeningUrl(output, child);
     expect((await fetch(`${url}/health/live`)).headers.get('strict-transport-security')).to.contain('max-age=');

@@ -1,4 +1,5 @@
 import type {
+  CallbackMessage,
   ChallengeStart,
   FlowSecrets,
   IdentityProvider,
@@ -6,8 +7,12 @@ import type {
   ProviderIdentity,
   SessionTokens,
 } from '../../src/application/ports/identity-provider.js';
+import { GatehouseError } from '../../src/domain/errors.js';
 
-/** A hand-written identity provider for use-case tests: counts calls, answers as told. */
+/**
+ * A hand-written identity provider for use-case tests: counts calls, answers as told. Its
+ * messages correlate by a `state` query parameter and report `error`, as OAuth's do.
+ */
 export class FakeIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo = {
     key: 'OpenIdConnect',
@@ -15,35 +20,45 @@ export class FakeIdentityProvider implements IdentityProvider {
     displayName: 'Fake',
     callbackPath: '/signin-oidc',
   };
+  readonly callback = { messageMethods: ['GET'] as const, maxBodyBytes: 1024 };
   readonly calls = { beginChallenge: 0, completeCallback: 0, refreshTokens: 0 };
+  /** The secrets handed to the last completed callback. */
+  lastSecrets: FlowSecrets | undefined;
   private counter = 0;
   identity: ProviderIdentity = {
     claims: { sub: 'u1', name: 'Una', roles: ['Administrator'] },
     tokens: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' },
   };
   refreshDelayMs = 0;
-  /** Answers a refresh as a provider that no longer accepts the refresh token. */
-  refuseRefresh = false;
+  /** How the next refreshes fail: a definite refusal, or an outage. */
+  refreshFailure: 'refused' | 'outage' | undefined;
 
   async beginChallenge(): Promise<ChallengeStart> {
     this.calls.beginChallenge += 1;
     const state = `state-${++this.counter}`;
-    return {
-      redirectUrl: `https://idp.example/authorize?state=${state}`,
-      state,
-      secrets: { state, nonce: 'n', codeVerifier: 'v' },
-    };
+    return { redirectUrl: `https://idp.example/authorize?state=${state}`, correlation: state, secrets: { nonce: 'n' } };
   }
 
-  async completeCallback(_callbackUrl: URL, _secrets: FlowSecrets): Promise<ProviderIdentity> {
+  correlate(message: CallbackMessage): string | undefined {
+    return message.url.searchParams.get('state') ?? undefined;
+  }
+
+  reportedError(message: CallbackMessage): GatehouseError | undefined {
+    const error = message.url.searchParams.get('error');
+    return error === null ? undefined : new GatehouseError('idp.provider_error', `refused (${error})`, { safe: true });
+  }
+
+  async completeCallback(_message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity> {
     this.calls.completeCallback += 1;
+    this.lastSecrets = secrets;
     return this.identity;
   }
 
   async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
     this.calls.refreshTokens += 1;
     await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
-    if (this.refuseRefresh) throw Object.assign(new Error('refresh token refused'), { code: 'invalid_grant' });
+    if (this.refreshFailure === 'refused') throw new GatehouseError('idp.refresh_refused', 'refresh token refused');
+    if (this.refreshFailure === 'outage') throw new GatehouseError('idp.timeout', 'the provider did not answer');
     return { ...tokens, accessToken: `${tokens.accessToken}-refreshed`, expiresAt: Date.now() + 3_600_000 };
   }
 }

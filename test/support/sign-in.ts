@@ -1,5 +1,5 @@
 import { newSessionToken, sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
-import { SignInRecords } from '../../src/adapters/koa/session/sign-in-records.js';
+import { SignInRecords } from '../../src/application/sign-in/sign-in-records.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import type { Claim, Principal } from '../../src/domain/claims/principal.js';
 
@@ -29,10 +29,10 @@ export async function signIn(
     scheme,
     claims: claims.map(([type, value]): Claim => ({ type, value, issuer: scheme })),
   };
-  const session: Record<string, unknown> = { ...(options.times ?? { createdAt: now, lastSeenAt: now }) };
-  const { csrf } = await new SignInRecords(gatehouse.sessionStore, 60_000).create(session, principal);
-  await gatehouse.sessionStore.set(sessionStoreKey(token), session, 60_000);
-  return { cookie: `gatehouse.sid=${token}`, token, csrf, signInRef: String(session.signIn) };
+  const { ref, csrf } = await new SignInRecords(gatehouse.sessionStore, gatehouse.settings).create(principal);
+  const session = { signIn: ref, ...(options.times ?? { createdAt: now, lastSeenAt: now }) };
+  await gatehouse.sessionStore.create(sessionStoreKey(token), session, 60_000);
+  return { cookie: `gatehouse.sid=${token}`, token, csrf, signInRef: ref };
 }
 
 export const adminClaims: Array<[string, string]> = [

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../../application/ports/logger.js';
 import type { Endpoint } from './endpoint.js';
+import { sessionMiddleware, type SessionMiddlewareOptions } from './session/session-middleware.js';
+import './state.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -18,8 +20,16 @@ export interface AppParts {
   formActionOrigins: readonly string[];
   /** Every routed endpoint, probes included: the one table. */
   endpoints: readonly Endpoint[];
-  /** Runs after static files and before routing: session, authentication, remote callbacks (built for this app). */
-  sessionPipeline: (app: Koa) => readonly Middleware[];
+  /**
+   * The session phase, after static files and before routing: the session store, then the
+   * authenticate step and the providers' callback paths. Absent when authentication is
+   * disabled: then no session is ever read or written.
+   */
+  session?: {
+    storage: Omit<SessionMiddlewareOptions, 'app'>;
+    authenticate: Middleware;
+    remoteCallbacks: Middleware;
+  };
   /** The authorization check of one endpoint, from its metadata (none for anonymous ones). */
   authorizeEndpoint: (endpoint: Endpoint) => Middleware | undefined;
 }
@@ -30,7 +40,9 @@ export interface AppParts {
  * then the routed endpoints, each behind its own authorization check.
  */
 export function createApp(parts: AppParts): Koa {
-  const app = new Koa({ proxy: parts.trustProxy });
+  // Behind the one proxy TrustProxy vouches for, the client address is the last
+  // X-Forwarded-For entry: the one that proxy added, not one the client made up.
+  const app = new Koa({ proxy: parts.trustProxy, maxIpsCount: 1 });
   app.silent = true; // errors are logged by errorHandler, with redaction, not by Koa's default printer
   installViews(app, parts.viewsDir, parts.production);
 
@@ -48,7 +60,11 @@ export function createApp(parts: AppParts): Koa {
   app.use(errorHandler(parts.logger, parts.showStackTraces));
   app.use(probes.routes());
   app.use(staticFiles(parts.publicDir, parts.production));
-  for (const middleware of parts.sessionPipeline(app)) app.use(middleware);
+  if (parts.session) {
+    app.use(sessionMiddleware({ app, ...parts.session.storage }));
+    app.use(parts.session.authenticate);
+    app.use(parts.session.remoteCallbacks);
+  }
   app.use(routes.routes());
   app.use(routes.allowedMethods());
   return app;

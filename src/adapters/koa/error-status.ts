@@ -5,7 +5,9 @@
 const STATUS_BY_CODE: Record<string, number> = {
   'request.': 400,
   'request.too_large': 413,
+  'request.method_not_allowed': 405,
   'auth.unknown_provider': 400,
+  'auth.too_many_sign_ins': 429,
   'auth.disabled': 403,
   'antiforgery.': 400,
   'idp.': 400,

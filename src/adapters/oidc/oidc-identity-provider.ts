@@ -1,8 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
+import { equalSecrets } from '../../application/equal-secrets.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { HealthCheck } from '../../application/ports/health-check.js';
 import type {
+  CallbackEndpoint,
+  CallbackMessage,
   ChallengeStart,
   FlowSecrets,
   IdentityProvider,
@@ -13,10 +15,11 @@ import type {
 import type { Logger } from '../../application/ports/logger.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import type { OpenIdConnectSettings } from '../../domain/settings/settings.js';
-import { DiscoveryCache } from './discovery-cache.js';
+import { authorizationResponse, correlateState, reportedOAuthError } from '../oauth2/authorization-response.js';
+import { LoadedOnce } from '../oauth2/loaded-once.js';
+import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
+import { summarizeLibraryError, translateOAuthError, type OAuthStage } from '../oauth2/translate-oauth-error.js';
 import { subjectOfIdToken, toSessionTokens } from './session-tokens.js';
-import { timeLimitedFetch } from './time-limited-fetch.js';
-import { providerError, summarizeLibraryError, translateOidcError, type OidcStage } from './translate-oidc-error.js';
 
 export interface OidcProviderOptions {
   key: 'OpenIdConnect';
@@ -35,35 +38,27 @@ export interface OidcProviderOptions {
 }
 
 /** ID token claims that userinfo must not overwrite (OIDC Core 2 and 5.3.2). */
-const PROTOCOL_CLAIMS = new Set([
-  'iss',
-  'sub',
-  'aud',
-  'exp',
-  'iat',
-  'nbf',
-  'nonce',
-  'azp',
-  'auth_time',
-  'acr',
-  'amr',
-  'at_hash',
-  'c_hash',
-  'sid',
-  'jti',
-]);
+const PROTOCOL_CLAIMS = new Set(
+  'iss sub aud exp iat nbf nonce azp auth_time acr amr at_hash c_hash sid jti'.split(' '),
+);
+
+/** An authorization response is a code, a state and an issuer: a form_post body of a few hundred bytes. */
+const FORM_POST_LIMIT_BYTES = 16 * 1024;
 
 /**
  * OpenID Connect sign-in with openid-client: authorization code + PKCE (S256), state and
  * nonce, ID tokens checked for issuer, audience, nonce, expiry, *and signature* against
  * the provider's JWKS with one pinned algorithm, then the userinfo endpoint with the
- * subject check. Every failure is a GatehouseError (`idp.*`).
+ * subject check. The answer comes back as a redirect (`ResponseMode=query`) or as a form
+ * POSTed by the provider's page (`form_post`, which keeps the code out of URLs). Every
+ * failure is a GatehouseError (`idp.*`).
  */
 export class OidcIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
+  readonly callback: CallbackEndpoint;
   readonly healthCheck: HealthCheck;
   readonly #options: OidcProviderOptions;
-  readonly #discovery: DiscoveryCache<client.Configuration>;
+  readonly #discovery: LoadedOnce<client.Configuration>;
   readonly #clock: Clock;
 
   constructor(options: OidcProviderOptions) {
@@ -93,7 +88,11 @@ export class OidcIdentityProvider implements IdentityProvider {
       displayName: settings.DisplayName,
       callbackPath: settings.CallbackPath,
     };
-    this.#discovery = new DiscoveryCache(() => this.#discover());
+    this.callback = {
+      messageMethods: settings.ResponseMode === 'form_post' ? ['POST'] : ['GET'],
+      maxBodyBytes: FORM_POST_LIMIT_BYTES,
+    };
+    this.#discovery = new LoadedOnce(() => this.#discover());
     this.healthCheck = {
       name: `identityProvider:${options.key}`,
       // Not required: an identity-provider outage must not take every replica out of
@@ -116,7 +115,7 @@ export class OidcIdentityProvider implements IdentityProvider {
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
-    const redirectUrl = client.buildAuthorizationUrl(config, {
+    const parameters: Record<string, string> = {
       response_type: 'code',
       redirect_uri: this.#options.redirectUri,
       scope: this.#options.settings.Scopes.join(' '),
@@ -125,11 +124,22 @@ export class OidcIdentityProvider implements IdentityProvider {
       // RFC 7636: only S256, whatever the provider advertises.
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
-    });
-    return { redirectUrl: redirectUrl.href, state, secrets: { state, nonce, codeVerifier } };
+    };
+    if (this.#options.settings.ResponseMode === 'form_post') parameters.response_mode = 'form_post';
+    const redirectUrl = client.buildAuthorizationUrl(config, parameters);
+    return { redirectUrl: redirectUrl.href, correlation: state, secrets: { state, nonce, codeVerifier } };
   }
 
-  async completeCallback(callbackUrl: URL, secrets: FlowSecrets): Promise<ProviderIdentity> {
+  correlate(message: CallbackMessage): string | undefined {
+    return correlateState(message);
+  }
+
+  reportedError(message: CallbackMessage): GatehouseError | undefined {
+    const error = reportedOAuthError(message);
+    return error ? this.#refuse(error) : undefined;
+  }
+
+  async completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity> {
     const { state, nonce, codeVerifier } = secrets;
     // openid-client fails open: an undefined expectedState, pkceCodeVerifier or expectedNonce
     // means "expect none". Refuse before any network call.
@@ -142,23 +152,21 @@ export class OidcIdentityProvider implements IdentityProvider {
         ),
       );
     }
-    const params = callbackUrl.searchParams;
+    const params = authorizationResponse(message);
     const returnedStates = params.getAll('state');
     // RFC 6749 10.12: the response must carry exactly the state this flow sent.
-    if (returnedStates.length !== 1 || !sameString(returnedStates[0] ?? '', state)) {
+    if (returnedStates.length !== 1 || !equalSecrets(returnedStates[0] ?? '', state)) {
       throw this.#refuse(
         new GatehouseError('idp.state_mismatch', 'The sign-in response does not belong to this sign-in.', {
           safe: true,
         }),
       );
     }
-    if (params.has('error')) {
-      throw this.#refuse(providerError(params.get('error')));
-    }
 
     const config = await this.#discovery.get();
     // The redirect_uri sent to the token endpoint must be the registered one: rebuild the
-    // current URL on it (openid-client derives redirect_uri by stripping the query).
+    // current URL on it (openid-client derives redirect_uri by stripping the query), with
+    // the response's parameters whether they came in the query or in a form_post body.
     const currentUrl = new URL(this.#options.redirectUri);
     for (const [name, value] of params) currentUrl.searchParams.append(name, value);
 
@@ -171,8 +179,9 @@ export class OidcIdentityProvider implements IdentityProvider {
       }),
     );
     const idClaims = response.claims();
-    if (!idClaims)
+    if (!idClaims) {
       throw this.#refuse(new GatehouseError('idp.id_token_invalid', 'The identity provider returned no ID token.'));
+    }
     const claims: Record<string, unknown> = { ...idClaims };
 
     if (config.serverMetadata().userinfo_endpoint !== undefined) {
@@ -191,8 +200,9 @@ export class OidcIdentityProvider implements IdentityProvider {
 
   async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
     const { refreshToken } = tokens;
-    if (!refreshToken)
-      throw new GatehouseError('idp.refresh_unavailable', 'No refresh token was issued for this session.');
+    if (!refreshToken) {
+      throw new GatehouseError('idp.refresh_refused', 'No refresh token was issued for this session.');
+    }
     const config = await this.#discovery.get();
     const response = await this.#call('refresh', () => client.refreshTokenGrant(config, refreshToken));
     // OIDC Core 12.2: a refreshed ID token must name the same subject (iss and aud are checked by openid-client).
@@ -219,8 +229,9 @@ export class OidcIdentityProvider implements IdentityProvider {
     } catch (err) {
       // Local sign-out must not fail because the provider is down: just skip its logout.
       // (A failed discovery was logged where it failed.)
-      if (!isGatehouseError(err))
-        this.#log('discovery', translateOidcError(err, 'discovery').code, summarizeLibraryError(err));
+      if (!isGatehouseError(err)) {
+        this.#log('metadata', translateOAuthError(err, 'metadata').code, summarizeLibraryError(err));
+      }
       return undefined;
     }
   }
@@ -235,7 +246,7 @@ export class OidcIdentityProvider implements IdentityProvider {
     const metadata: Partial<client.ClientMetadata> = { id_token_signed_response_alg: idTokenSigningAlg };
     const authentication =
       settings.ClientSecret === '' ? client.None() : client.ClientSecretBasic(settings.ClientSecret);
-    return this.#call('discovery', () =>
+    return this.#call('metadata', () =>
       client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
         timeout: timeoutMs / 1000,
         [client.customFetch]: timeLimitedFetch(timeoutMs),
@@ -244,22 +255,22 @@ export class OidcIdentityProvider implements IdentityProvider {
     );
   }
 
-  async #call<T>(stage: OidcStage, operation: () => Promise<T>): Promise<T> {
+  async #call<T>(stage: OAuthStage, operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
     } catch (err) {
-      const translated = translateOidcError(err, stage);
+      const translated = translateOAuthError(err, stage);
       this.#log(stage, translated.code, summarizeLibraryError(err));
       throw translated;
     }
   }
 
-  #refuse(error: GatehouseError, stage: OidcStage = 'callback'): GatehouseError {
+  #refuse(error: GatehouseError, stage: OAuthStage = 'callback'): GatehouseError {
     this.#log(stage, error.code, undefined);
     return error;
   }
 
-  #log(stage: OidcStage, code: string, library: ReturnType<typeof summarizeLibraryError> | undefined): void {
+  #log(stage: OAuthStage, code: string, library: ReturnType<typeof summarizeLibraryError> | undefined): void {
     const fields =
       library === undefined
         ? { provider: this.info.key, stage, code }
@@ -270,10 +281,4 @@ export class OidcIdentityProvider implements IdentityProvider {
 
 function nonEmpty(value: string | undefined): value is string {
   return typeof value === 'string' && value.length > 0;
-}
-
-function sameString(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

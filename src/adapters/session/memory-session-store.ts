@@ -52,25 +52,26 @@ export class MemorySessionStore implements SessionStore {
     return decodeRecord(entry.json);
   }
 
-  async set(key: string, record: StoredRecord, ttlMs: number): Promise<void> {
+  // Each write below runs without an await between its lookup and its write: two
+  // concurrent calls on one key cannot both see it absent, or both see it present.
+  async create(key: string, record: StoredRecord, ttlMs: number): Promise<boolean> {
     const expiresAt = this.clock.now() + checkTimeToLive(ttlMs);
+    if (this.live(key) !== undefined) return false;
     this.insert(key, compactCopy(encodeRecord(record)), expiresAt);
+    return true;
   }
 
-  async touch(key: string, ttlMs: number): Promise<void> {
-    const ttl = checkTimeToLive(ttlMs);
-    const entry = this.live(key);
-    if (entry === undefined) return;
-    entry.expiresAt = this.clock.now() + ttl;
-    this.markUsed(key, entry);
-    this.sweep();
+  async replace(key: string, record: StoredRecord, ttlMs: number): Promise<boolean> {
+    const expiresAt = this.clock.now() + checkTimeToLive(ttlMs);
+    if (this.live(key) === undefined) return false;
+    this.insert(key, compactCopy(encodeRecord(record)), expiresAt);
+    return true;
   }
 
   async destroy(key: string): Promise<void> {
     this.entries.delete(key);
   }
 
-  // No await between the lookup and the delete: two concurrent takes cannot both see it.
   async take(key: string): Promise<StoredRecord | undefined> {
     const entry = this.live(key);
     if (entry === undefined) return undefined;
@@ -78,12 +79,14 @@ export class MemorySessionStore implements SessionStore {
     return decodeRecord(entry.json);
   }
 
-  // No await between the lookup and the write: two concurrent claims cannot both win.
-  async claim(key: string, ttlMs: number): Promise<boolean> {
-    const expiresAt = this.clock.now() + checkTimeToLive(ttlMs);
-    if (this.live(key) !== undefined) return false;
-    this.insert(key, '{}', expiresAt);
-    return true;
+  async increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }> {
+    const now = this.clock.now();
+    const window = checkTimeToLive(windowMs);
+    const entry = this.live(key);
+    const count = entry === undefined ? 1 : countOf(entry.json) + 1;
+    const expiresAt = entry === undefined ? now + window : entry.expiresAt;
+    this.insert(key, `{"count":${count}}`, expiresAt);
+    return { count, resetsInMs: expiresAt - now };
   }
 
   /** The store lives in this process: if the process answers, so does the store. */
@@ -146,6 +149,12 @@ export class MemorySessionStore implements SessionStore {
       if (entry.expiresAt <= now) this.entries.delete(key);
     }
   }
+}
+
+/** The count a counter entry holds (written by `increment` only). */
+function countOf(json: string): number {
+  const count = decodeRecord(json).count;
+  return typeof count === 'number' ? count : 0;
 }
 
 /**

@@ -17,6 +17,21 @@ export interface RedisSessionStoreOptions {
   };
 }
 
+/**
+ * One more event in a fixed window, atomically (a script runs alone on the server): the
+ * first event starts the window; a counter left without a time-to-live (never, but
+ * cheaply made sure) gets one, so it cannot count for ever.
+ */
+const INCREMENT_IN_WINDOW = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return { count, left }`;
+
 /** Longest pause between reconnection attempts, however long the outage lasts. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
@@ -69,16 +84,19 @@ export class RedisSessionStore implements SessionStore {
     return json === null ? undefined : this.decode(json);
   }
 
-  async set(key: string, record: StoredRecord, ttlMs: number): Promise<void> {
+  async create(key: string, record: StoredRecord, ttlMs: number): Promise<boolean> {
     const ttl = checkTimeToLive(ttlMs);
     const json = encodeRecord(record);
-    await this.run(() => this.redis.set(this.keyPrefix + key, json, 'PX', ttl));
+    // SET … NX answers OK only to the one client that created the key.
+    return (await this.run(() => this.redis.set(this.keyPrefix + key, json, 'PX', ttl, 'NX'))) === 'OK';
   }
 
-  async touch(key: string, ttlMs: number): Promise<void> {
+  async replace(key: string, record: StoredRecord, ttlMs: number): Promise<boolean> {
     const ttl = checkTimeToLive(ttlMs);
-    // PEXPIRE on a missing key does nothing and creates nothing.
-    await this.run(() => this.redis.pexpire(this.keyPrefix + key, ttl));
+    const json = encodeRecord(record);
+    // SET … XX writes nothing when the key is gone: a record removed meanwhile (a logout
+    // on another instance) is never brought back by a request that loaded it earlier.
+    return (await this.run(() => this.redis.set(this.keyPrefix + key, json, 'PX', ttl, 'XX'))) === 'OK';
   }
 
   async destroy(key: string): Promise<void> {
@@ -91,10 +109,13 @@ export class RedisSessionStore implements SessionStore {
     return json === null ? undefined : this.decode(json);
   }
 
-  async claim(key: string, ttlMs: number): Promise<boolean> {
-    const ttl = checkTimeToLive(ttlMs);
-    // SET … NX answers OK only to the one client that created the key.
-    return (await this.run(() => this.redis.set(this.keyPrefix + key, '{}', 'PX', ttl, 'NX'))) === 'OK';
+  async increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }> {
+    const window = checkTimeToLive(windowMs);
+    const reply = await this.run(() => this.redis.eval(INCREMENT_IN_WINDOW, 1, this.keyPrefix + key, window));
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+      throw unavailable(new Error('Unexpected reply to the counter script.'));
+    }
+    return { count: reply[0], resetsInMs: reply[1] };
   }
 
   /** True when Redis answers PING within the command time-out. Never throws. */

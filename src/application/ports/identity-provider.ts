@@ -1,3 +1,4 @@
+import type { GatehouseError } from '../../domain/errors.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import type { HealthCheck } from './health-check.js';
 
@@ -11,18 +12,47 @@ export interface IdentityProviderInfo {
   callbackPath: string;
 }
 
-/** Per-flow values the adapter needs back at the callback (state, nonce, PKCE verifier ...). Kept server-side, single-use. */
+/** How protocol messages reach the callback path. */
+export interface CallbackEndpoint {
+  /**
+   * The methods a protocol message arrives with: GET for an OAuth 2.0 redirect, POST for
+   * a SAML Assertion Consumer Service or the OAuth `form_post` response mode.
+   */
+  messageMethods: readonly ('GET' | 'POST')[];
+  /** The largest POSTed message accepted, in bytes; a larger one is refused (413) before it is read. */
+  maxBodyBytes: number;
+}
+
+/** A protocol message as it arrived at the callback path, untouched. */
+export interface CallbackMessage {
+  method: 'GET' | 'POST';
+  /** The callback URL rebuilt on the configured public origin, with the query as the browser sent it. */
+  url: URL;
+  /** The form fields of a POST (`application/x-www-form-urlencoded`); empty for GET. */
+  form: URLSearchParams;
+}
+
+/** A document served on GET at the callback path, for protocols that publish one (SAML service-provider metadata). */
+export interface CallbackDocument {
+  contentType: string;
+  body: string;
+}
+
+/** Per-flow values the adapter needs back at the callback (nonce, PKCE verifier, request ID ...). Kept server-side, single-use. */
 export type FlowSecrets = Readonly<Record<string, string>>;
 
 export interface ChallengeStart {
   /** Where to send the browser. */
   redirectUrl: string;
-  /** The value the provider echoes back (OAuth `state`), used to find the flow record. */
-  state: string;
+  /**
+   * The value the provider echoes back with its answer (OAuth `state`, SAML `RelayState`):
+   * it finds the flow record. Unguessable: it is the only handle on a pending flow.
+   */
+  correlation: string;
   secrets: FlowSecrets;
 }
 
-/** Tokens kept in the server-side session when SaveTokens is true; never sent to the browser. */
+/** Tokens kept server-side when the provider's settings ask for it; never sent to the browser. */
 export interface SessionTokens {
   accessToken: string;
   tokenType?: string;
@@ -32,25 +62,42 @@ export interface SessionTokens {
   expiresAt?: number;
 }
 
-/** What a successful callback yields: the provider's raw claims (normalized by the caller) and tokens. */
+/** What a successful callback yields: the provider's raw claims (normalized by the caller) and the tokens to keep, if any. */
 export interface ProviderIdentity {
   claims: Record<string, unknown>;
   tokens?: SessionTokens;
 }
 
 /**
- * One external identity provider (OpenID Connect, SAML2, a social provider). The
- * challenge and callback handling of the application is written once, against this port.
- * Failures throw `GatehouseError` with a stable code: `idp.unreachable`, `idp.timeout`,
- * `idp.provider_error`, `idp.state_mismatch`, `idp.token_exchange_failed`, `idp.id_token_invalid` ...
+ * One external identity provider (OpenID Connect, SAML2, a social provider), whatever its
+ * protocol. The application's sign-in bookkeeping (flow records, their binding to the
+ * browser, single use, expiry, sessions) is written once, against this port, and knows no
+ * protocol: the adapter reads its protocol's messages. Failures throw `GatehouseError`
+ * with a stable `idp.*` code (`idp.unreachable`, `idp.timeout`, `idp.provider_error`,
+ * `idp.token_exchange_failed`, `idp.id_token_invalid`, `idp.assertion_invalid` ...).
  */
 export interface IdentityProvider {
   readonly info: IdentityProviderInfo;
-  /** Starts a challenge: where to send the browser, and the per-flow secrets to keep. */
+  readonly callback: CallbackEndpoint;
+  /** Starts a challenge: where to send the browser, the correlation value, and the per-flow secrets to keep. */
   beginChallenge(): Promise<ChallengeStart>;
-  /** Completes the callback with the URL the browser arrived at and the secrets kept for its flow. */
-  completeCallback(callbackUrl: URL, secrets: FlowSecrets): Promise<ProviderIdentity>;
-  /** Exchanges a refresh token for fresh tokens, when the provider issues them. */
+  /**
+   * The value that correlates a message with its flow (`state`, `RelayState`), read without
+   * any network call or signature check; undefined when the message carries none. A value
+   * sent twice is refused (`request.repeated_parameter`).
+   */
+  correlate(message: CallbackMessage): string | undefined;
+  /**
+   * The refusal the provider itself reports in the message (`error=access_denied`, a SAML
+   * status other than success), as an `idp.provider_error`; undefined when it reports none.
+   * Asked only once the message's flow was found and taken.
+   */
+  reportedError(message: CallbackMessage): GatehouseError | undefined;
+  /** Completes the sign-in from the message and the secrets kept for its flow: claims, and tokens when they are to be kept. */
+  completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity>;
+  /** What a GET at the callback path serves when GET carries no message there (SAML service-provider metadata). */
+  callbackDocument?(): CallbackDocument;
+  /** Exchanges a refresh token for fresh tokens, when the provider issues them. A definite refusal throws `idp.refresh_refused`. */
   refreshTokens?(tokens: SessionTokens): Promise<SessionTokens>;
   /** Where to send the browser to end the provider session too (RP-initiated logout), if supported and enabled. */
   signOutUrl?(tokens: SessionTokens | undefined): Promise<string | undefined>;

@@ -1,34 +1,49 @@
 /**
- * A JSON-serializable record kept server-side: a session, or a pending sign-in flow.
- * It is stored as JSON, so it comes back as JSON would: a `Date` as a string, an
- * `undefined` property not at all.
+ * A JSON-serializable record kept server-side: a session, a sign-in, saved tokens, a
+ * pending sign-in flow. It is stored as JSON, so it comes back as JSON would: a `Date` as
+ * a string, an `undefined` property not at all.
  */
 export type StoredRecord = Record<string, unknown>;
 
 /**
- * Server-side storage for sessions and single-use sign-in flow records. Keys arrive
- * already derived (a hash of the cookie token, never the token itself). Every write
- * carries a time-to-live in milliseconds; one that is not positive and finite is a bug
- * and rejects with a `RangeError`. An unreachable store fails fast with the error code
+ * Server-side storage for sessions and everything that hangs off them. Keys arrive
+ * already derived (a hash of the cookie token, never the token itself). Every write is
+ * conditional, so that a record removed by one request (a logout, on any instance) is
+ * never brought back by another request that loaded it earlier, and carries a
+ * time-to-live in milliseconds; one that is not positive and finite is a bug and rejects
+ * with a `RangeError`. An unreachable store fails fast with the error code
  * `session.store_unavailable`: it never hangs a request and never silently forgets.
  */
 export interface SessionStore {
   /** A fresh copy of the record, or `undefined` if it never existed, was removed or expired. */
   get(key: string): Promise<StoredRecord | undefined>;
-  /** Stores the record, replacing any earlier one under the key and its time-to-live. */
-  set(key: string, record: StoredRecord, ttlMs: number): Promise<void>;
-  /** Extends the time-to-live of an existing record without rewriting it; a missing key stays missing. */
-  touch(key: string, ttlMs: number): Promise<void>;
+  /**
+   * Writes a record under a key that holds none, in one atomic step: true for the one
+   * caller that created it, across every process sharing the store; false, writing
+   * nothing, when the key exists. `create(key, {}, ttl)` is a claim that ends with its
+   * time-to-live.
+   */
+  create(key: string, record: StoredRecord, ttlMs: number): Promise<boolean>;
+  /** Replaces an existing record and its time-to-live; false, writing nothing, when the key no longer exists. */
+  replace(key: string, record: StoredRecord, ttlMs: number): Promise<boolean>;
   /** Removes the record; removing a missing key is not an error. */
   destroy(key: string): Promise<void>;
   /** Reads and deletes in one atomic step: a single-use record can be taken once only. */
   take(key: string): Promise<StoredRecord | undefined>;
   /**
-   * Creates an empty record under the key only if none exists, in one atomic step, with
-   * a time-to-live: true for the one caller that created it, across every process
-   * sharing the store. A claim is never released early; it ends with its time-to-live.
+   * Counts one more event under the key, in one atomic step: the count and how long until
+   * the window ends. The first event of a window starts it with `windowMs`; later events do
+   * not extend it.
    */
-  claim(key: string, ttlMs: number): Promise<boolean>;
+  increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }>;
 }
 
+/** Signed-in state: sessions, sign-in records, saved tokens, refresh claims, replay records. */
 export const SessionStoreToken = Symbol('SessionStore');
+
+/**
+ * Pre-sign-in state: pending sign-in flows and the per-client challenge counts. Kept
+ * apart (in memory, its own bound) so that anonymous challenges can never evict a
+ * signed-in user; on Redis, the same server with short time-to-lives.
+ */
+export const PendingSignInStoreToken = Symbol('PendingSignInStore');

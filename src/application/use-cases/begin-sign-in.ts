@@ -1,72 +1,81 @@
 import { inject, injectable } from 'tsyringe';
 import { GatehouseError } from '../../domain/errors.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
-import { FLOW_LIFETIME_MS, flowKey, MAX_PENDING_FLOWS } from '../flow-key.js';
+import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../ports/identity-provider.js';
-import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
+import { PendingSignInStoreToken, type SessionStore } from '../ports/session-store.js';
+import { SettingsToken } from '../settings-token.js';
+import { FLOW_LIFETIME_MS, FlowRecords } from '../sign-in/flow-records.js';
 
 export interface BeginSignInInput {
   /** The `provider` query parameter: the Scheme of a registered provider. */
   scheme: string | undefined;
   /** The `returnUrl` query parameter, untrusted. */
   returnUrl: string | undefined;
-  /** Identifies the browser's session; the callback must come back to the same one. */
-  sessionBinding: string;
-  /** Keys of the flows this browser already has pending, oldest first. */
-  pendingFlows: readonly string[];
-}
-
-export interface BeginSignInResult {
-  redirectUrl: string;
-  pendingFlows: string[];
+  /** The browser's flow-binding value: the callback must come back to the browser holding it. */
+  binding: string;
+  /** Who is asking, as far as the network can tell (the client address): pending sign-ins are limited per client. */
+  client: string;
 }
 
 /**
  * Starts an external challenge: the flow record (provider, validated return URL, the
- * adapter's secrets, the browser binding) is stored server-side and single-use, before the
- * browser is sent anywhere. A browser keeps at most a few pending flows; the oldest goes.
+ * adapter's secrets, the browser binding) is stored server-side, single-use, before the
+ * browser is sent anywhere. Nothing else is stored for an anonymous visitor: no session
+ * exists until a sign-in completes. Each client may start a limited number of sign-ins per
+ * flow lifetime, so that no one can fill the pending-sign-in store.
  */
 @injectable()
 export class BeginSignIn {
+  private readonly perClient: number;
+
   constructor(
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
-    @inject(SessionStoreToken) private readonly store: SessionStore,
+    @inject(PendingSignInStoreToken) private readonly pending: SessionStore,
+    @inject(FlowRecords) private readonly flows: FlowRecords,
     @inject(ClockToken) private readonly clock: Clock,
-  ) {}
+    @inject(SettingsToken) settings: ProjectTemplateSettings,
+  ) {
+    this.perClient = settings.Session.PendingSignInsPerClient;
+  }
 
-  async execute(input: BeginSignInInput): Promise<BeginSignInResult> {
+  async execute(input: BeginSignInInput): Promise<{ redirectUrl: string }> {
     if (input.scheme === undefined || input.scheme === '') {
       throw new GatehouseError(
         'auth.unknown_provider',
         'Choose a sign-in provider: the provider parameter is missing.',
-        { safe: true },
+        {
+          safe: true,
+        },
       );
     }
     const provider = this.providers.find((candidate) => candidate.info.scheme === input.scheme);
-    if (!provider)
+    if (!provider) {
       throw new GatehouseError('auth.unknown_provider', 'No sign-in provider is registered under that name.', {
         safe: true,
       });
+    }
+    await this.countAgainstLimit(input.client);
 
     const start = await provider.beginChallenge();
-    const key = flowKey(start.state);
-    const record = {
+    await this.flows.save(start.correlation, {
       provider: provider.info.key,
       returnUrl: validateReturnUrl(input.returnUrl),
       createdAt: this.clock.now(),
-      binding: input.sessionBinding,
-      secrets: { ...start.secrets },
-    };
-    // The store keeps the record a little longer than it is valid, so that a late callback
-    // is told "expired" rather than "unknown".
-    await this.store.set(key, record, FLOW_LIFETIME_MS + 5 * 60 * 1000);
+      binding: input.binding,
+      secrets: start.secrets,
+    });
+    return { redirectUrl: start.redirectUrl };
+  }
 
-    const pendingFlows = [...input.pendingFlows.filter((k) => k !== key), key];
-    while (pendingFlows.length > MAX_PENDING_FLOWS) {
-      const oldest = pendingFlows.shift();
-      if (oldest) await this.store.destroy(oldest);
+  private async countAgainstLimit(client: string): Promise<void> {
+    const { count, resetsInMs } = await this.pending.increment(`challenges:${client}`, FLOW_LIFETIME_MS);
+    if (count > this.perClient) {
+      throw new GatehouseError('auth.too_many_sign_ins', 'Too many sign-ins were started from here. Try again later.', {
+        safe: true,
+        retryAfterMs: resetsInMs,
+      });
     }
-    return { redirectUrl: start.redirectUrl, pendingFlows };
   }
 }

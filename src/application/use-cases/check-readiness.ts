@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { HealthChecksToken, type HealthCheck, type HealthStatus } from '../ports/health-check.js';
-import { DrainState } from './drain-state.js';
+import { DrainState } from '../drain-state.js';
 
 export interface ReadinessReport {
   ready: boolean;

@@ -1,125 +1,133 @@
 import { inject, injectable } from 'tsyringe';
-import type { Principal } from '../../domain/claims/principal.js';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
 import { GatehouseError } from '../../domain/errors.js';
-import { providerKeys, type ProjectTemplateSettings, type ProviderKey } from '../../domain/settings/settings.js';
-import { FLOW_LIFETIME_MS, flowKey } from '../flow-key.js';
+import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
+import { equalSecrets } from '../equal-secrets.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
-import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
-import { SessionStoreToken, type StoredRecord, type SessionStore } from '../ports/session-store.js';
-import { SettingsToken } from '../tokens.js';
+import {
+  IdentityProvidersToken,
+  type CallbackMessage,
+  type IdentityProvider,
+  type ProviderIdentity,
+} from '../ports/identity-provider.js';
+import { LoggerToken, type Logger } from '../ports/logger.js';
+import { SettingsToken } from '../settings-token.js';
+import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
+import { SavedTokens, tokenFields } from '../sign-in/saved-tokens.js';
+import type { BrowserSession } from '../sign-in/session-fields.js';
+import { SignInRecords } from '../sign-in/sign-in-records.js';
 
 export interface CompleteSignInInput {
-  /** The provider whose callback path the browser arrived at. */
+  /** The provider whose callback path the message arrived at. */
   provider: ProviderKey;
-  /** The callback URL, rebuilt from the configured public origin. */
-  callbackUrl: URL;
-  sessionBinding: string;
-  pendingFlows: readonly string[];
-}
-
-export interface CompleteSignInResult {
-  principal: Principal;
-  tokens?: SessionTokens;
-  returnUrl: string;
-  pendingFlows: string[];
+  message: CallbackMessage;
+  /** The browser's flow-binding value, if it sent one. */
+  binding: string | undefined;
+  session: BrowserSession;
 }
 
 const refuse = (code: string, message: string) => new GatehouseError(code, message, { safe: true });
+const notThisBrowser = () =>
+  refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
+const noFlow = () =>
+  refuse(
+    'idp.flow_missing',
+    'No sign-in matching this response is in progress in this browser: it may have been completed already, or cookies are blocked.',
+  );
 
 /**
- * Completes an external sign-in. The flow record is found by the callback's `state`,
- * taken (consumed) atomically, and checked, all *before* the adapter talks to the token
- * endpoint: openid-client fails open when a check value is undefined, so a callback
- * without its record must never reach it. Each refusal has its own code.
+ * Completes an external sign-in, whatever the protocol:
+ * 1. the flow is found by the value the adapter reads from the message, checked against
+ *    this browser's binding, then taken (used up) and checked for age and provider, all
+ *    *before* the adapter processes any token or assertion (openid-client, for one, fails
+ *    open when a check value is undefined, so a message without its flow must never
+ *    reach it);
+ * 2. the adapter turns the message into claims and tokens; the claims are normalized;
+ * 3. the sign-in is established: its records are written, the earlier sign-in of this
+ *    browser is released, and the session is rotated to a new id pointing to the new
+ *    sign-in. Nothing touches the session until every record is written, so a failure at
+ *    any step leaves no signed-in state under an id the browser had before.
  */
 @injectable()
 export class CompleteSignIn {
   constructor(
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
-    @inject(SessionStoreToken) private readonly store: SessionStore,
+    @inject(FlowRecords) private readonly flows: FlowRecords,
+    @inject(SignInRecords) private readonly signIns: SignInRecords,
+    @inject(SavedTokens) private readonly savedTokens: SavedTokens,
     @inject(ClockToken) private readonly clock: Clock,
+    @inject(LoggerToken) private readonly logger: Logger,
     @inject(SettingsToken) private readonly settings: ProjectTemplateSettings,
   ) {}
 
-  async execute(input: CompleteSignInInput): Promise<CompleteSignInResult> {
-    const states = input.callbackUrl.searchParams.getAll('state');
-    if (states.length > 1)
-      throw refuse('request.repeated_parameter', 'The query parameter "state" must appear at most once.');
-    const state = states[0];
-    const key = state ? flowKey(state) : undefined;
-    const pendingFlows = input.pendingFlows.filter((k) => k !== key);
-    // Only a flow this browser started is taken: a callback replayed in another browser
-    // must neither sign it in nor spend the rightful browser's flow.
-    if (!key || !input.pendingFlows.includes(key)) {
-      if (input.pendingFlows.length === 0) {
-        throw refuse(
-          'idp.flow_missing',
-          'No sign-in is in progress in this browser: it may have been completed already, or cookies are blocked.',
-        );
-      }
-      throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
-    }
-    const record = await this.store.take(key);
-    const flow = record ? readFlow(record) : undefined;
-    if (!flow) throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');
-    if (input.sessionBinding === '' || flow.binding !== input.sessionBinding) {
-      throw refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
-    }
-    if (this.clock.now() - flow.createdAt > FLOW_LIFETIME_MS)
+  async execute(input: CompleteSignInInput): Promise<{ returnUrl: string }> {
+    const provider = this.providers.find((candidate) => candidate.info.key === input.provider);
+    if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
+    const flow = await this.takeFlow(provider, input);
+    const reported = provider.reportedError(input.message);
+    if (reported) throw reported;
+
+    const identity = await provider.completeCallback(input.message, flow.secrets);
+    await this.establish(provider, identity, input.session);
+    return { returnUrl: flow.returnUrl };
+  }
+
+  private async takeFlow(provider: IdentityProvider, input: CompleteSignInInput): Promise<Flow> {
+    const correlation = provider.correlate(input.message);
+    if (input.binding === undefined) throw noFlow();
+    if (correlation === undefined) throw notThisBrowser();
+    // Read first and compare bindings before taking: an answer replayed in another browser
+    // must neither sign it in nor use up the rightful browser's flow.
+    const found = await this.flows.find(correlation);
+    if (!found) throw noFlow();
+    if (!equalSecrets(found.binding, input.binding)) throw notThisBrowser();
+    const flow = await this.flows.take(correlation);
+    if (!flow) throw noFlow();
+    if (this.clock.now() - flow.createdAt > FLOW_LIFETIME_MS) {
       throw refuse('idp.flow_expired', 'This sign-in took too long. Please start again.');
-    if (flow.provider !== input.provider) {
+    }
+    if (flow.provider !== provider.info.key) {
       throw refuse(
         'idp.flow_wrong_provider',
         'The sign-in response arrived for a different provider than the one the sign-in started with.',
       );
     }
-    const providerError = input.callbackUrl.searchParams.get('error');
-    if (providerError !== null) {
-      const code =
-        /^[\x20-\x7e]{1,64}$/.test(providerError) && !/[<>"&]/.test(providerError) ? providerError : 'unknown';
-      throw refuse('idp.provider_error', `The identity provider did not sign you in (${code}).`);
-    }
+    return flow;
+  }
 
-    const provider = this.providers.find((candidate) => candidate.info.key === flow.provider);
-    if (!provider) throw refuse('idp.flow_wrong_provider', 'The provider of this sign-in is no longer registered.');
-    const identity = await provider.completeCallback(input.callbackUrl, flow.secrets);
-
+  private async establish(provider: IdentityProvider, identity: ProviderIdentity, session: BrowserSession) {
     const transformation = this.settings.Authentication.ClaimsTransformation;
     const principal = normalizeClaims({
-      provider: flow.provider,
+      provider: provider.info.key,
       scheme: provider.info.scheme,
       claims: identity.claims,
-      extraMappings: transformation.Mappings[flow.provider],
+      extraMappings: transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const saveTokens =
-      flow.provider === 'OpenIdConnect' ? this.settings.Authentication.Providers.OpenIdConnect.SaveTokens : false;
-    return { principal, tokens: saveTokens ? identity.tokens : undefined, returnUrl: flow.returnUrl, pendingFlows };
+    const signIn = await this.signIns.create(principal);
+    const earlier = { ...session.fields };
+    try {
+      if (identity.tokens) await this.savedTokens.save(signIn.ref, identity.tokens);
+      // Signing in again replaces the earlier sign-in of this browser, tokens included.
+      if (typeof earlier.signIn === 'string') {
+        await this.savedTokens.drop(earlier.signIn);
+        await this.signIns.release(earlier.signIn);
+      }
+      const now = this.clock.now();
+      await session.rotate({ signIn: signIn.ref, createdAt: now, lastSeenAt: now, ...tokenFields(identity.tokens) });
+    } catch (error) {
+      await this.releaseQuietly(signIn.ref);
+      throw error;
+    }
   }
-}
 
-interface Flow {
-  provider: ProviderKey;
-  returnUrl: string;
-  createdAt: number;
-  binding: string;
-  secrets: Record<string, string>;
-}
-
-/** The stored record, narrowed field by field: a store is outside the process. */
-function readFlow(record: StoredRecord): Flow | undefined {
-  const { returnUrl, createdAt, binding, secrets } = record;
-  const provider = providerKeys.find((key) => key === record.provider);
-  if (
-    provider === undefined ||
-    typeof returnUrl !== 'string' ||
-    typeof createdAt !== 'number' ||
-    typeof binding !== 'string'
-  )
-    return undefined;
-  if (typeof secrets !== 'object' || secrets === null) return undefined;
-  const strings: Record<string, string> = {};
-  for (const [name, value] of Object.entries(secrets)) if (typeof value === 'string') strings[name] = value;
-  return { provider, returnUrl, createdAt, binding, secrets: strings };
+  /** A sign-in that could not be completed leaves no records behind, as far as the store lets us. */
+  private async releaseQuietly(ref: string): Promise<void> {
+    try {
+      await this.savedTokens.drop(ref);
+      await this.signIns.release(ref);
+    } catch {
+      this.logger.warn({}, 'records of an unfinished sign-in are left to expire');
+    }
+  }
 }

@@ -1,43 +1,51 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { inject, injectable } from 'tsyringe';
+import { isGatehouseError } from '../../domain/errors.js';
+import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
-import { SettingsToken } from '../tokens.js';
-import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
+import { SettingsToken } from '../settings-token.js';
 
 /** Refresh a little before expiry, so that a token handed to application code is not about to lapse. */
 const EXPIRY_SKEW_MS = 30_000;
 /** The longest a request waits for another process's refresh of its session before going on without it. */
 const MAX_WAIT_FOR_OTHER_MS = 5_000;
 const POLL_EVERY_MS = 50;
+/**
+ * Failures that say the refresh token (or what came back for it) is no good for ever:
+ * RFC 6749 5.2 `invalid_grant`, and a refreshed ID token that fails validation. Anything
+ * else (a time-out, an unreachable provider, a 5xx) may pass, and must not cost every
+ * session whose access token expired during an outage its tokens.
+ */
+const DEFINITE_REFUSALS = new Set(['idp.refresh_refused', 'idp.id_token_invalid']);
 
 /** What became of a refresh. */
 export type RefreshOutcome =
   /** New tokens (from the provider, or saved by the process that refreshed them): save them. */
   | { outcome: 'refreshed'; tokens: SessionTokens }
-  /** The provider refused, or the tokens are gone: drop the saved tokens. */
+  /** The provider refused for good, or the tokens are gone: drop the saved tokens. */
   | { outcome: 'refused' }
-  /** Another process is still refreshing: leave the saved tokens alone (the next request sees its result). */
-  | { outcome: 'elsewhere' };
+  /** Not now (the provider is unreachable, or another process is still refreshing): keep the saved tokens. */
+  | { outcome: 'kept' };
 
 /**
- * Refreshes a session's saved access token when it has expired and a refresh token is
- * held, once per session across every process sharing the session store. Providers that
- * rotate refresh tokens accept each one once, and many treat a second use as theft and
- * revoke the whole grant, so two instances must never both spend it:
- * - within a process, concurrent requests of the session share the running refresh;
- * - across processes, the refresh is claimed in the store (an atomic set-if-absent with a
+ * Refreshes a sign-in's saved access token, once per refresh token across every process
+ * sharing the session store. Providers that rotate refresh tokens accept each one once,
+ * and many treat a second use as theft and revoke the whole grant, so two instances must
+ * never both spend it:
+ * - within a process, concurrent requests of the sign-in share the running refresh;
+ * - across processes, the refresh is claimed in the store (an atomic create with a
  *   time-to-live); the winner reads the saved tokens again first (another process may
  *   have just refreshed them) and only then calls the provider; the others wait for the
- *   tokens it saves.
+ *   tokens it saves, for at most 5 s of elapsed time.
  * The claim names the refresh token it spends, so it never stands in the way of the
  * next refresh. It is not released: the caller saves the new tokens after this returns,
  * and a process seeing the claim gone before that would refresh with a spent token. It
- * lapses after the longest a refresh can take (two provider calls bounded by
- * HttpTimeoutSeconds).
+ * lapses after the longest the winning refresh can take: discovery, the token call and
+ * the signing keys, each bounded by HttpTimeoutSeconds.
  */
 @injectable()
 export class RefreshTokens {
@@ -52,7 +60,7 @@ export class RefreshTokens {
     @inject(SessionStoreToken) private readonly store: SessionStore,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
   ) {
-    const longestRefreshMs = 2 * settings.Authentication.HttpTimeoutSeconds * 1000;
+    const longestRefreshMs = 3 * settings.Authentication.HttpTimeoutSeconds * 1000;
     this.#claimMs = longestRefreshMs + 5_000;
     this.#waitForOtherMs = Math.min(longestRefreshMs, MAX_WAIT_FOR_OTHER_MS);
   }
@@ -63,20 +71,13 @@ export class RefreshTokens {
   }
 
   /**
-   * Refreshes the tokens of the sign-in `signInRef`. `reload` reads the tokens saved for
-   * it now (another process may have replaced them since this request loaded them).
+   * Refreshes the tokens of the sign-in `signInRef`. `load` reads the tokens saved for it
+   * now (another process may have replaced them since this request began).
    */
-  execute(
-    signInRef: string,
-    scheme: string,
-    tokens: SessionTokens,
-    reload: () => Promise<SessionTokens | undefined>,
-  ): Promise<RefreshOutcome> {
+  execute(signInRef: string, scheme: string, load: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
     const running = this.#inFlight.get(signInRef);
     if (running) return running;
-    const refresh = this.#refreshOnce(signInRef, scheme, tokens, reload).finally(() =>
-      this.#inFlight.delete(signInRef),
-    );
+    const refresh = this.#refreshOnce(signInRef, scheme, load).finally(() => this.#inFlight.delete(signInRef));
     this.#inFlight.set(signInRef, refresh);
     return refresh;
   }
@@ -84,41 +85,47 @@ export class RefreshTokens {
   async #refreshOnce(
     signInRef: string,
     scheme: string,
-    tokens: SessionTokens,
-    reload: () => Promise<SessionTokens | undefined>,
+    load: () => Promise<SessionTokens | undefined>,
   ): Promise<RefreshOutcome> {
-    if (!(await this.store.claim(refreshClaimKey(signInRef, tokens), this.#claimMs)))
-      return this.#waitForOther(tokens, reload);
-    const current = await reload();
+    const tokens = await load();
+    if (!tokens) return { outcome: 'refused' };
+    if (!(await this.store.create(refreshClaimKey(signInRef, tokens), {}, this.#claimMs))) {
+      return this.#waitForOther(tokens, load);
+    }
+    const current = await load();
     if (!current) return { outcome: 'refused' };
     if (current.accessToken !== tokens.accessToken) return { outcome: 'refreshed', tokens: current };
-    const fresh = await this.#refresh(scheme, current);
-    return fresh ? { outcome: 'refreshed', tokens: fresh } : { outcome: 'refused' };
+    return this.#refresh(scheme, current);
   }
 
-  /** Another process holds the claim: its tokens, once saved; nothing if it takes too long. */
-  async #waitForOther(
-    tokens: SessionTokens,
-    reload: () => Promise<SessionTokens | undefined>,
-  ): Promise<RefreshOutcome> {
-    for (let waited = 0; waited < this.#waitForOtherMs; waited += POLL_EVERY_MS) {
+  /** Another process holds the claim: its tokens, once saved; the saved ones kept if it takes too long. */
+  async #waitForOther(tokens: SessionTokens, load: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
+    const deadline = performance.now() + this.#waitForOtherMs;
+    while (performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
-      const current = await reload();
+      const current = await load();
       if (!current) return { outcome: 'refused' };
       if (current.accessToken !== tokens.accessToken) return { outcome: 'refreshed', tokens: current };
     }
-    return { outcome: 'elsewhere' };
+    return { outcome: 'kept' };
   }
 
-  async #refresh(scheme: string, tokens: SessionTokens): Promise<SessionTokens | undefined> {
+  async #refresh(scheme: string, tokens: SessionTokens): Promise<RefreshOutcome> {
     const provider = this.providers.find((candidate) => candidate.info.scheme === scheme);
-    if (!provider?.refreshTokens) return undefined;
+    if (!provider?.refreshTokens) return { outcome: 'refused' };
     try {
-      return await provider.refreshTokens(tokens);
+      return { outcome: 'refreshed', tokens: await provider.refreshTokens(tokens) };
     } catch (error) {
-      const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
-      this.logger.warn({ code, provider: provider.info.key }, 'token refresh refused; saved tokens dropped');
-      return undefined;
+      const code = isGatehouseError(error) ? error.code : 'unknown';
+      if (DEFINITE_REFUSALS.has(code)) {
+        this.logger.warn({ code, provider: provider.info.key }, 'token refresh refused; saved tokens dropped');
+        return { outcome: 'refused' };
+      }
+      this.logger.warn(
+        { code, provider: provider.info.key },
+        'token refresh failed; saved tokens kept for a later try',
+      );
+      return { outcome: 'kept' };
     }
   }
 }

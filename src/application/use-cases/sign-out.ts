@@ -1,30 +1,49 @@
 import { inject, injectable } from 'tsyringe';
-import type { Principal } from '../../domain/claims/principal.js';
-import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
+import { IdentityProvidersToken, type IdentityProvider } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
+import { SavedTokens } from '../sign-in/saved-tokens.js';
+import type { BrowserSession } from '../sign-in/session-fields.js';
+import { SignInRecords } from '../sign-in/sign-in-records.js';
 
 /**
- * Where to send the browser after the local session is destroyed: the provider's
- * end-session endpoint (RP-initiated logout) when the user signed in there and it
- * supports it, otherwise the start page. A provider that cannot be reached does not
+ * Logout: the session, its sign-in record and its saved tokens are removed from the store
+ * (so the old cookie is anonymous on every instance), and the browser is sent to the
+ * provider's end-session endpoint (RP-initiated logout) when the user signed in there and
+ * it supports it, otherwise to the start page. A provider that cannot be reached does not
  * keep anyone signed in locally.
  */
 @injectable()
 export class SignOut {
   constructor(
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(SignInRecords) private readonly signIns: SignInRecords,
+    @inject(SavedTokens) private readonly savedTokens: SavedTokens,
     @inject(LoggerToken) private readonly logger: Logger,
   ) {}
 
-  async execute(input: { principal: Principal; tokens?: SessionTokens }): Promise<{ redirectUrl: string }> {
-    const provider = this.providers.find((candidate) => candidate.info.scheme === input.principal.scheme);
-    if (!provider?.signOutUrl) return { redirectUrl: '/' };
+  async execute(session: BrowserSession): Promise<{ redirectUrl: string }> {
+    const ref = session.fields.signIn;
+    const signIn = await this.signIns.read(ref);
+    const tokens =
+      ref !== undefined && session.fields.tokensSaved === true ? await this.savedTokens.load(ref) : undefined;
+    const redirectUrl = signIn ? await this.providerSignOut(signIn.principal.scheme, tokens) : '/';
+    if (ref !== undefined) {
+      await this.savedTokens.drop(ref);
+      await this.signIns.release(ref);
+    }
+    session.end();
+    return { redirectUrl };
+  }
+
+  private async providerSignOut(scheme: string, tokens: Parameters<NonNullable<IdentityProvider['signOutUrl']>>[0]) {
+    const provider = this.providers.find((candidate) => candidate.info.scheme === scheme);
+    if (!provider?.signOutUrl) return '/';
     try {
-      return { redirectUrl: (await provider.signOutUrl(input.tokens)) ?? '/' };
+      return (await provider.signOutUrl(tokens)) ?? '/';
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
       this.logger.warn({ code, provider: provider.info.key }, 'provider sign-out unavailable; signed out locally only');
-      return { redirectUrl: '/' };
+      return '/';
     }
   }
 }

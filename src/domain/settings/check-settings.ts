@@ -140,13 +140,13 @@ function checkHosting(settings: ProjectTemplateSettings, environment: Environmen
       problems.push(error(key, 'must use https in production'));
     }
   }
-  if (environment === 'production' && !settings.Hosting.TrustProxy) {
+  if (environment === 'production' && settings.Authentication.Enabled && !settings.Hosting.TrustProxy) {
     // The app speaks plain http; in production TLS ends at a proxy, and the Secure session
-    // cookie is only set on requests the app knows arrived over https (X-Forwarded-Proto).
+    // cookie can only be set on requests the app knows arrived over https (X-Forwarded-Proto).
     problems.push(
-      warning(
+      error(
         keyOf('Hosting', 'TrustProxy'),
-        'is false in production: behind a TLS-terminating proxy set it to true, or sign-in fails to set its Secure cookie',
+        'must be true in production: Gatehouse serves plain http behind a TLS-terminating proxy, and without trusting its X-Forwarded-Proto no Secure session cookie can be set, so every sign-in would fail',
       ),
     );
   }
@@ -179,8 +179,10 @@ function checkSession(settings: ProjectTemplateSettings, environment: Environmen
       ),
     );
   }
-  if (!(Number.isInteger(session.MaxSessions) && session.MaxSessions >= 1))
-    problems.push(error(keyOf('Session', 'MaxSessions'), 'must be a whole number of at least 1'));
+  for (const name of ['MaxSessions', 'MaxPendingSignIns', 'PendingSignInsPerClient'] as const) {
+    if (!(Number.isInteger(session[name]) && session[name] >= 1))
+      problems.push(error(keyOf('Session', name), 'must be a whole number of at least 1'));
+  }
   if (!(session.Redis.CommandTimeoutMs >= 50 && session.Redis.CommandTimeoutMs <= 10_000)) {
     problems.push(error(keyOf('Session', 'Redis', 'CommandTimeoutMs'), 'must be between 50 and 10000 milliseconds'));
   }

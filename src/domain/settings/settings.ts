@@ -15,6 +15,8 @@ export interface OpenIdConnectSettings extends ProviderCommonSettings {
   ClientSecret: string;
   CallbackPath: string;
   ResponseType: string;
+  /** How the provider returns its answer: `query` (a redirect) or `form_post` (a form its page POSTs). */
+  ResponseMode: 'query' | 'form_post';
   SaveTokens: boolean;
   Scopes: string[];
   /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
@@ -96,8 +98,12 @@ export interface SessionSettings {
   IdleTimeout: number;
   /** Seconds after sign-in after which a session ends, however active. */
   AbsoluteLifetime: number;
-  /** Memory store only: sessions kept before the least recently used is evicted. */
+  /** Memory store only: signed-in records kept before the least recently used is evicted. */
   MaxSessions: number;
+  /** Memory store only: pending sign-ins (and per-client counts) kept, apart from signed-in sessions. */
+  MaxPendingSignIns: number;
+  /** Sign-ins one client address may start per flow lifetime (15 minutes); past it, 429. */
+  PendingSignInsPerClient: number;
   /** Cookie signing keys; empty means unsigned (the cookie is an unguessable 256-bit token). */
   Keys: string[];
 }

@@ -64,7 +64,6 @@ async function serve(options: { production: boolean; showStackTraces: boolean })
     publicDir: join(root, 'public'),
     formActionOrigins: [],
     endpoints: failing,
-    sessionPipeline: () => [],
     authorizeEndpoint: () => undefined,
   });
   const server: Server = await new Promise((resolve) => {

@@ -3,7 +3,6 @@ import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import Koa from 'koa';
 import { sessionMiddleware } from '../../../src/adapters/koa/session/session-middleware.js';
-import { sessionOf } from '../../../src/adapters/koa/session/session-state.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { SystemClock } from '../../../src/adapters/system-clock.js';
 import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
@@ -23,7 +22,7 @@ async function serve(options: { production: boolean; keys?: string[]; proxy?: bo
     }),
   );
   app.use((ctx) => {
-    const session = sessionOf(ctx) as unknown as Record<string, unknown>;
+    const session = ctx.session as unknown as Record<string, unknown>;
     if (ctx.path === '/write') session.value = 'kept';
     ctx.body = { value: session.value ?? null };
   });

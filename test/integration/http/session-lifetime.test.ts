@@ -38,8 +38,8 @@ describe('session cookie and lifetime', () => {
     const { token, cookie, signInRef } = await sessionWith({ createdAt: now - 3_601_000, lastSeenAt: now - 1000 });
     const store = running.gatehouse.sessionStore;
     const session = await store.get(sessionStoreKey(token));
-    await store.set(`tokens:${signInRef}`, { accessToken: 'sentinel-access-token' }, 60_000);
-    await store.set(sessionStoreKey(token), { ...session, tokensSaved: true }, 60_000);
+    await store.create(`tokens:${signInRef}`, { accessToken: 'sentinel-access-token' }, 60_000);
+    await store.replace(sessionStoreKey(token), { ...session, tokensSaved: true }, 60_000);
     expect(await status(cookie)).to.equal(401);
     expect(await store.get(`tokens:${signInRef}`)).to.equal(undefined);
   });

@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
 import { expect } from 'chai';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { OidcIdentityProvider } from '../../../src/adapters/oidc/oidc-identity-provider.js';
-import type { ChallengeStart, FlowSecrets } from '../../../src/application/ports/identity-provider.js';
+import type { CallbackMessage, ChallengeStart, FlowSecrets } from '../../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { GatehouseError } from '../../../src/domain/errors.js';
 import type { OpenIdConnectSettings } from '../../../src/domain/settings/settings.js';
@@ -22,6 +22,11 @@ const POST_LOGOUT_REDIRECT_URI = 'http://127.0.0.1:9/signed-out';
 const CLIENT_ID = 'gatehouse-test';
 const SENTINEL_SECRET = 'sentinel-client-secret-7f3a9c1e';
 const SENTINEL_DESCRIPTION = 'sentinel-error-description-2b8d';
+
+/** The provider's redirect back, as the callback path hands it to the adapter. */
+function asMessage(url: URL): CallbackMessage {
+  return { method: 'GET', url, form: new URLSearchParams() };
+}
 
 class CapturingLogger implements Logger {
   readonly lines: Array<{ level: string; fields: object; message: string }> = [];
@@ -54,6 +59,7 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     ClientSecret: SENTINEL_SECRET,
     CallbackPath: '/signin-oidc',
     ResponseType: 'code',
+    ResponseMode: 'query',
     SaveTokens: true,
     Scopes: ['openid', 'profile', 'email'],
     SignOutAtProvider: true,
@@ -133,7 +139,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
 
   it('signs the administrator in with sub, name, email, roles and permissions', async () => {
     const { start, callback } = await signIn('admin');
-    const identity = await provider.completeCallback(callback, start.secrets);
+    const identity = await provider.completeCallback(asMessage(callback), start.secrets);
 
     expect(identity.claims).to.include({
       sub: 'admin',
@@ -152,7 +158,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
 
   it('signs the plain user in without roles or permissions', async () => {
     const { start, callback } = await signIn('user');
-    const { claims } = await provider.completeCallback(callback, start.secrets);
+    const { claims } = await provider.completeCallback(asMessage(callback), start.secrets);
 
     expect(claims).to.include({ sub: 'user', name: 'Uma User', email: 'uma@example.test' });
     expect(claims['roles']).to.deep.equal([]);
@@ -169,7 +175,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     expect(url.searchParams.get('client_id')).to.equal(CLIENT_ID);
     expect(url.searchParams.get('redirect_uri')).to.equal(REDIRECT_URI);
     expect(url.searchParams.get('scope')).to.equal('openid profile email');
-    expect(url.searchParams.get('state')).to.equal(start.state).and.equal(state);
+    expect(url.searchParams.get('state')).to.equal(start.correlation).and.equal(state);
     expect(url.searchParams.get('nonce')).to.be.a('string').and.equal(nonce);
     expect(url.searchParams.get('code_challenge_method')).to.equal('S256');
     expect(codeVerifier).to.match(/^[A-Za-z0-9_-]{43,128}$/);
@@ -189,7 +195,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
 
   it('refreshes the tokens with the refresh token', async () => {
     const { start, callback } = await signIn('admin');
-    const { tokens } = await provider.completeCallback(callback, start.secrets);
+    const { tokens } = await provider.completeCallback(asMessage(callback), start.secrets);
     if (!tokens) expect.fail('no tokens');
 
     const refreshed = await provider.refreshTokens(tokens);
@@ -204,7 +210,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     const jar = new CookieJar();
     const start = await provider.beginChallenge();
     const callback = remember(await driveOidcLogin(start.redirectUrl, 'user', jar));
-    const { tokens } = await provider.completeCallback(callback, start.secrets);
+    const { tokens } = await provider.completeCallback(asMessage(callback), start.secrets);
 
     const signOut = new URL((await provider.signOutUrl(tokens)) ?? expect.fail('no sign-out URL'));
 
@@ -230,9 +236,9 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
 
   it('refuses a replayed authorization code', async () => {
     const { start, callback } = await signIn('admin');
-    await provider.completeCallback(callback, start.secrets);
+    await provider.completeCallback(asMessage(callback), start.secrets);
 
-    await expectFailure(provider.completeCallback(callback, start.secrets), 'idp.token_exchange_failed');
+    await expectFailure(provider.completeCallback(asMessage(callback), start.secrets), 'idp.token_exchange_failed');
   });
 
   it('reports access_denied from the provider by its OAuth error code only', async () => {
@@ -240,7 +246,10 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     const callback = await driveOidcLogin(start.redirectUrl, 'user', new CookieJar(), { deny: true });
     expect(callback.searchParams.get('error')).to.equal('access_denied');
 
-    const err = await expectFailure(provider.completeCallback(callback, start.secrets), 'idp.provider_error');
+    expect(provider.correlate(asMessage(callback))).to.equal(start.correlation);
+    const err = provider.reportedError(asMessage(callback));
+    expect(err?.code).to.equal('idp.provider_error');
+    if (!err) return;
     expect(err.message).to.include('access_denied');
     expect(err.message).to.not.include(callback.searchParams.get('error_description') ?? 'End-User aborted');
   });
@@ -294,7 +303,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
 
   it('completes a sign-in when it behaves (so each failure below is due to its one defect)', async () => {
     const { start, callback } = await authorized();
-    const identity = await provider.completeCallback(callback, start.secrets);
+    const identity = await provider.completeCallback(asMessage(callback), start.secrets);
 
     expect(identity.claims).to.include({ sub: op.user.sub, name: op.user.name, email: op.user.email, iss: op.issuer });
     expect(op.requests.token).to.equal(1);
@@ -306,8 +315,14 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     it(`refuses the callback without a ${missing} before any token request`, async () => {
       const { start, callback } = await authorized();
 
-      await expectFailure(provider.completeCallback(callback, without(start.secrets, missing)), 'idp.flow_missing');
-      await expectFailure(provider.completeCallback(callback, without(start.secrets, missing, '')), 'idp.flow_missing');
+      await expectFailure(
+        provider.completeCallback(asMessage(callback), without(start.secrets, missing)),
+        'idp.flow_missing',
+      );
+      await expectFailure(
+        provider.completeCallback(asMessage(callback), without(start.secrets, missing, '')),
+        'idp.flow_missing',
+      );
       expect(op.requests.token).to.equal(0);
     });
   }
@@ -315,7 +330,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
   it('refuses the callback with no flow secrets at all before any token request', async () => {
     const { callback } = await authorized();
 
-    await expectFailure(provider.completeCallback(callback, {}), 'idp.flow_missing');
+    await expectFailure(provider.completeCallback(asMessage(callback), {}), 'idp.flow_missing');
     expect(op.requests.token).to.equal(0);
   });
 
@@ -323,13 +338,13 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     const { start, callback } = await authorized();
     const other = await provider.beginChallenge();
 
-    await expectFailure(provider.completeCallback(callback, other.secrets), 'idp.state_mismatch');
+    await expectFailure(provider.completeCallback(asMessage(callback), other.secrets), 'idp.state_mismatch');
     const noState = new URL(callback);
     noState.searchParams.delete('state');
-    await expectFailure(provider.completeCallback(noState, start.secrets), 'idp.state_mismatch');
+    await expectFailure(provider.completeCallback(asMessage(noState), start.secrets), 'idp.state_mismatch');
     const twoStates = new URL(callback);
-    twoStates.searchParams.append('state', start.state);
-    await expectFailure(provider.completeCallback(twoStates, start.secrets), 'idp.state_mismatch');
+    twoStates.searchParams.append('state', start.correlation);
+    await expectFailure(provider.completeCallback(asMessage(twoStates), start.secrets), 'idp.state_mismatch');
     expect(op.requests.token).to.equal(0);
   });
 
@@ -337,7 +352,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     const { start, callback } = await authorized();
     callback.searchParams.set('iss', 'https://attacker.example');
 
-    await expectFailure(provider.completeCallback(callback, start.secrets), 'idp.issuer_mismatch');
+    await expectFailure(provider.completeCallback(asMessage(callback), start.secrets), 'idp.issuer_mismatch');
     expect(op.requests.token).to.equal(0);
   });
 
@@ -345,7 +360,10 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     const { start, callback } = await authorized();
     op.tokenBehavior = 'oauth-error';
 
-    const err = await expectFailure(provider.completeCallback(callback, start.secrets), 'idp.token_exchange_failed');
+    const err = await expectFailure(
+      provider.completeCallback(asMessage(callback), start.secrets),
+      'idp.token_exchange_failed',
+    );
     expect(err.message).to.include('invalid_grant').and.not.include(SENTINEL_DESCRIPTION);
     expect(op.requests.token).to.equal(1);
   });
@@ -363,7 +381,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
       const { start, callback } = await authorized();
       op.tokenBehavior = defect;
 
-      await expectFailure(provider.completeCallback(callback, start.secrets), 'idp.id_token_invalid');
+      await expectFailure(provider.completeCallback(asMessage(callback), start.secrets), 'idp.id_token_invalid');
       expect(op.requests.token).to.equal(1);
       expect(op.requests.userinfo).to.equal(0);
     });
@@ -374,7 +392,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     op.tokenBehavior = 'hang';
 
     const started = performance.now();
-    await expectFailure(provider.completeCallback(callback, start.secrets), 'idp.timeout');
+    await expectFailure(provider.completeCallback(asMessage(callback), start.secrets), 'idp.timeout');
     expect(performance.now() - started).to.be.lessThan(timeoutMs + 500);
     expect(op.requests.token).to.equal(1);
   });
@@ -401,7 +419,7 @@ describe('OidcIdentityProvider against a misbehaving OpenID provider', () => {
     const callback = remember(new URL(response.headers.get('location') ?? expect.fail('no Location')));
     op.hanging.add('jwks');
 
-    await expectFailure(fresh.completeCallback(callback, start.secrets), 'idp.timeout');
+    await expectFailure(fresh.completeCallback(asMessage(callback), start.secrets), 'idp.timeout');
   });
 
   it('reports a provider that is down as unreachable', async () => {

@@ -69,8 +69,9 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
   it('signs the admin in: new session id, normalized claims, tokens kept server-side only, back to the return URL', async () => {
     const browser = new TestBrowser();
     const callback = await browser.startSignIn(app.url, 'admin', '/api/app-info?x=1');
-    const tokenBefore = browser.sessionToken(app.url);
-    expect(tokenBefore).to.have.length(43);
+    // The challenge stored no session: only the flow, bound to this browser by its own cookie.
+    expect(browser.sessionToken(app.url)).to.equal(undefined);
+    expect(browser.jar.header(app.url)).to.match(/^gatehouse\.sid\.flow=[A-Za-z0-9_-]{43}$/);
 
     const response = await browser.get(callback.href);
     expect(response.status).to.equal(302);
@@ -81,10 +82,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(setCookie)
       .to.match(/httponly/i)
       .and.match(/samesite=lax/i);
-    const tokenAfter = browser.sessionToken(app.url);
-    expect(tokenAfter).to.have.length(43).and.not.equal(tokenBefore);
-    // The pre-sign-in session is gone: no fixation.
-    expect(await app.gatehouse.sessionStore.get(sessionStoreKey(tokenBefore ?? ''))).to.equal(undefined);
+    expect(browser.sessionToken(app.url)).to.have.length(43);
 
     const home = await (await browser.get(`${app.url}/`)).text();
     expect(home).to.contain('Welcome, Ada Admin');
@@ -102,6 +100,23 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
 
     expect((await browser.get(`${app.url}/api/app-info/admin`)).status).to.equal(200);
     expect((await browser.get(`${app.url}/api/app-info/manage`)).status).to.equal(200);
+  });
+
+  it('gives a new session id at sign-in: a session id planted in the browser before is never signed in (no fixation)', async () => {
+    const attacker = new TestBrowser();
+    await attacker.signIn(app.url, 'user');
+    const planted = attacker.sessionToken(app.url) ?? '';
+    const victim = new TestBrowser();
+    victim.jar.store(app.url, new Response(null, { headers: { 'set-cookie': `gatehouse.sid=${planted}` } }));
+    await victim.signIn(app.url, 'admin');
+    const issued = victim.sessionToken(app.url);
+    expect(issued).to.have.length(43).and.not.equal(planted);
+    expect(await app.gatehouse.sessionStore.get(sessionStoreKey(planted))).to.equal(undefined);
+    const asAttacker = await fetch(`${app.url}/`, {
+      headers: { cookie: `gatehouse.sid=${planted}` },
+      redirect: 'manual',
+    });
+    expect(asAttacker.status, 'the planted id is anonymous').to.equal(302);
   });
 
   it('signs the plain user in, who is refused the admin API', async () => {
@@ -128,7 +143,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     const before = await storedTokens(app, browser);
     expect(before?.tokens.refreshToken).to.be.a('string');
     const session = (await app.gatehouse.sessionStore.get(sessionKey)) ?? {};
-    await app.gatehouse.sessionStore.set(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+    await app.gatehouse.sessionStore.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
 
     const responses = await Promise.all([1, 2, 3, 4].map(() => browser.get(`${app.url}/api/app-info`)));
     expect(responses.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
@@ -192,10 +207,17 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       expect(response.headers.get('set-cookie')).to.equal(null);
     });
 
-    it('a callback whose state was tampered with: idp.state_mismatch', async () => {
+    it('a callback whose state was tampered with: idp.flow_missing (no such sign-in)', async () => {
       const browser = new TestBrowser();
       const callback = await browser.startSignIn(app.url, 'admin');
       callback.searchParams.set('state', 'forged-state');
+      await expectRefused(await browser.get(callback.href), 'idp.flow_missing');
+    });
+
+    it('a callback without state: idp.state_mismatch', async () => {
+      const browser = new TestBrowser();
+      const callback = await browser.startSignIn(app.url, 'admin');
+      callback.searchParams.delete('state');
       await expectRefused(await browser.get(callback.href), 'idp.state_mismatch');
     });
 
@@ -220,7 +242,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       expect(callback.searchParams.get('error')).to.equal('access_denied');
       const response = await browser.get(callback.href);
       await expectRefused(response, 'idp.provider_error');
-      expect(browser.sessionToken(app.url)).to.be.a('string');
+      expect(browser.sessionToken(app.url)).to.equal(undefined);
       expect((await browser.get(`${app.url}/`)).status).to.equal(302);
     });
 

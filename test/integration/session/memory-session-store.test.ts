@@ -29,27 +29,27 @@ describe('MemorySessionStore', function () {
     return found;
   }
 
-  it('evicts the least recently used record first, where get and touch count as use', async function () {
+  it('evicts the least recently used record first, where get and replace count as use', async function () {
     const store = new MemorySessionStore({ maxEntries: 3, clock });
-    await store.set('a', { name: 'a' }, MINUTE);
-    await store.set('b', { name: 'b' }, MINUTE);
-    await store.set('c', { name: 'c' }, MINUTE);
+    await store.create('a', { name: 'a' }, MINUTE);
+    await store.create('b', { name: 'b' }, MINUTE);
+    await store.create('c', { name: 'c' }, MINUTE);
 
     await store.get('a'); // order now b, c, a
-    await store.set('d', { name: 'd' }, MINUTE); // evicts b
-    await store.touch('c', MINUTE); // order now a, d, c
-    await store.set('e', { name: 'e' }, MINUTE); // evicts a
+    await store.create('d', { name: 'd' }, MINUTE); // evicts b
+    await store.replace('c', { name: 'c' }, MINUTE); // order now a, d, c
+    await store.create('e', { name: 'e' }, MINUTE); // evicts a
 
     expect(store.size).to.equal(3);
     expect(await present(store, ['a', 'b', 'c', 'd', 'e'])).to.deep.equal(['c', 'd', 'e']);
   });
 
-  it('overwriting a key counts as use and does not grow the store', async function () {
+  it('replacing a record counts as use and does not grow the store', async function () {
     const store = new MemorySessionStore({ maxEntries: 2, clock });
-    await store.set('a', { version: 1 }, MINUTE);
-    await store.set('b', { version: 1 }, MINUTE);
-    await store.set('a', { version: 2 }, MINUTE); // order now b, a
-    await store.set('c', { version: 1 }, MINUTE); // evicts b
+    await store.create('a', { version: 1 }, MINUTE);
+    await store.create('b', { version: 1 }, MINUTE);
+    await store.replace('a', { version: 2 }, MINUTE); // order now b, a
+    await store.create('c', { version: 1 }, MINUTE); // evicts b
 
     expect(store.size).to.equal(2);
     expect(await store.get('a')).to.deep.equal({ version: 2 });
@@ -59,7 +59,7 @@ describe('MemorySessionStore', function () {
   it('never holds more than maxEntries records', async function () {
     const store = new MemorySessionStore({ maxEntries: 100, clock });
     for (let index = 0; index < 1_000; index++) {
-      await store.set(`key-${index}`, { index }, MINUTE);
+      await store.create(`key-${index}`, { index }, MINUTE);
       expect(store.size).to.be.at.most(100);
     }
     expect(store.size).to.equal(100);
@@ -68,14 +68,14 @@ describe('MemorySessionStore', function () {
     expect(await store.get('key-999')).to.deep.equal({ index: 999 });
   });
 
-  it('treats an expired record as absent: lookups miss it, remove it, and touch cannot revive it', async function () {
+  it('treats an expired record as absent: lookups miss it, remove it, and replace cannot revive it', async function () {
     const store = new MemorySessionStore({ maxEntries: 10, clock });
-    await store.set('short', { name: 'short' }, MINUTE);
-    await store.set('long', { name: 'long' }, 10 * MINUTE);
+    await store.create('short', { name: 'short' }, MINUTE);
+    await store.create('long', { name: 'long' }, 10 * MINUTE);
     clock.advance(MINUTE);
 
     // Expiry is exact: at the expiry time the record is already gone.
-    await store.touch('short', 10 * MINUTE);
+    expect(await store.replace('short', { name: 'revived' }, 10 * MINUTE)).to.equal(false);
     expect(await store.get('short')).to.equal(undefined);
     expect(await store.take('short')).to.equal(undefined);
     expect(store.size).to.equal(1);
@@ -84,9 +84,9 @@ describe('MemorySessionStore', function () {
 
   it('sweeps expired records on later writes without them being looked up', async function () {
     const store = new MemorySessionStore({ maxEntries: 1_000, clock });
-    for (let index = 0; index < 50; index++) await store.set(`old-${index}`, { index }, MINUTE);
+    for (let index = 0; index < 50; index++) await store.create(`old-${index}`, { index }, MINUTE);
     clock.advance(2 * MINUTE);
-    for (let index = 0; index < 50; index++) await store.set(`new-${index}`, { index }, MINUTE);
+    for (let index = 0; index < 50; index++) await store.create(`new-${index}`, { index }, MINUTE);
 
     expect(store.size).to.equal(50);
   });
@@ -96,7 +96,7 @@ describe('MemorySessionStore', function () {
     let key = '';
     for (const character of 'f'.repeat(64)) key += character;
     const store = new MemorySessionStore({ maxEntries: 10, clock });
-    await store.set(key, { name: 'rope' }, MINUTE);
+    await store.create(key, { name: 'rope' }, MINUTE);
     expect(await store.get('f'.repeat(64))).to.deep.equal({ name: 'rope' });
   });
 
@@ -108,7 +108,7 @@ describe('MemorySessionStore', function () {
 
   it('answers ping and forgets everything on close', async function () {
     const store = new MemorySessionStore({ maxEntries: 10, clock });
-    await store.set('a', { name: 'a' }, MINUTE);
+    await store.create('a', { name: 'a' }, MINUTE);
     expect(await store.ping()).to.equal(true);
     await store.close();
     expect(store.size).to.equal(0);

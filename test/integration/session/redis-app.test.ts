@@ -94,7 +94,7 @@ else
         const sessionKey = sessionStoreKey(browser.sessionToken(a.url) ?? '');
         const store = a.gatehouse.sessionStore;
         const expireTokens = async () =>
-          store.set(
+          store.replace(
             sessionKey,
             { ...((await store.get(sessionKey)) ?? {}), tokensExpireAt: Date.now() - 1000 },
             60_000,

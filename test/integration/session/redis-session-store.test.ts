@@ -103,20 +103,23 @@ if (redisUrl === '') {
         await store.close();
       });
 
-      it('writes every record with a time-to-live, and touch renews it', async function () {
-        await store.set(key, { n: 1 }, 60_000);
-        const afterSet = await admin.pttl(runPrefix + key);
-        expect(afterSet).to.be.within(1, 60_000);
+      it('writes every record with a time-to-live, and replace renews it', async function () {
+        await store.create(key, { n: 1 }, 60_000);
+        const afterCreate = await admin.pttl(runPrefix + key);
+        expect(afterCreate).to.be.within(1, 60_000);
 
-        await store.touch(key, 600_000);
+        await store.replace(key, { n: 2 }, 600_000);
         expect(await admin.pttl(runPrefix + key)).to.be.within(60_001, 600_000);
 
-        await store.set(key, { n: 2 }, 30_000); // an overwrite replaces the time-to-live too
+        await store.replace(key, { n: 3 }, 30_000); // a replace sets the time-to-live, shorter too
         expect(await admin.pttl(runPrefix + key)).to.be.within(1, 30_000);
+
+        await store.increment(`${key}:count`, 45_000);
+        expect(await admin.pttl(`${runPrefix}${key}:count`)).to.be.within(1, 45_000);
       });
 
       it('sends the reads of requests that arrive together in one write (auto-pipelining), each with its own answer', async function () {
-        await store.set(key, { n: 1 }, 60_000);
+        await store.create(key, { n: 1 }, 60_000);
         const readsByRedis = async () => Number(/total_reads_processed:(\d+)/.exec(await admin.info('stats'))?.[1]);
         const before = await readsByRedis();
         const answers = await Promise.all(
@@ -131,7 +134,7 @@ if (redisUrl === '') {
 
       it('keeps keys under the prefix and values as JSON', async function () {
         const record = { principal: { sub: 'alice' }, csrfToken: 'token', createdAt: 1 };
-        await store.set(key, record, 60_000);
+        await store.create(key, record, 60_000);
         expect(await admin.exists(key)).to.equal(0);
         const raw = await admin.get(runPrefix + key);
         expect(raw).to.be.a('string');
@@ -198,7 +201,7 @@ if (redisUrl === '') {
         store = newStore({ url: urlVia(proxy.port), logger, commandTimeoutMs });
         await store.connect();
         const keptKey = randomUUID();
-        await store.set(keptKey, { kept: true }, 60_000);
+        await store.create(keptKey, { kept: true }, 60_000);
 
         await proxy.close();
         const started = performance.now();
@@ -210,8 +213,9 @@ if (redisUrl === '') {
         const queuedStarted = performance.now();
         expectUnavailable(await rejection(store.get(keptKey)));
         expect(performance.now() - queuedStarted, 'failed without waiting').to.be.below(commandTimeoutMs / 2);
-        expectUnavailable(await rejection(store.set(randomUUID(), { n: 1 }, 60_000)));
-        expectUnavailable(await rejection(store.touch(keptKey, 60_000)));
+        expectUnavailable(await rejection(store.create(randomUUID(), { n: 1 }, 60_000)));
+        expectUnavailable(await rejection(store.replace(keptKey, { n: 1 }, 60_000)));
+        expectUnavailable(await rejection(store.increment(keptKey, 60_000)));
         expectUnavailable(await rejection(store.take(keptKey)));
         expectUnavailable(await rejection(store.destroy(keptKey)));
         expect(await store.ping()).to.equal(false);
@@ -232,7 +236,7 @@ if (redisUrl === '') {
         store = newStore({ url: urlVia(proxy.port), logger, commandTimeoutMs });
         await store.connect();
         const keptKey = randomUUID();
-        await store.set(keptKey, { kept: true }, 60_000);
+        await store.create(keptKey, { kept: true }, 60_000);
 
         proxy.pause();
         const started = performance.now();
@@ -259,7 +263,7 @@ if (redisUrl === '') {
 
         await proxy.open();
         await eventually(() => store.ping(), 4_000);
-        await store.set(laterKey, { n: 1 }, 60_000);
+        await store.create(laterKey, { n: 1 }, 60_000);
         expect(await store.get(laterKey)).to.deep.equal({ n: 1 });
       });
 
@@ -273,7 +277,7 @@ if (redisUrl === '') {
           store = newStore({ url, logger, commandTimeoutMs });
           await store.connect();
           const someKey = randomUUID();
-          await store.set(someKey, { n: 1 }, 60_000);
+          await store.create(someKey, { n: 1 }, 60_000);
           await proxy.close();
           seen.push(inspect(await rejection(store.get(someKey)), { depth: 10, showHidden: true }));
           await sleep(300);

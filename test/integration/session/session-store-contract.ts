@@ -47,13 +47,13 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
       await subject.close();
     });
 
-    it('returns what was set', async function () {
+    it('returns what was created', async function () {
       const record = sessionRecord();
-      await store.set(key, record, LONG_TTL);
+      expect(await store.create(key, record, LONG_TTL)).to.equal(true);
       expect(await store.get(key)).to.deep.equal(record);
     });
 
-    it('returns undefined for a key never set', async function () {
+    it('returns undefined for a key never written', async function () {
       expect(await store.get(`unknown-${randomUUID()}`)).to.equal(undefined);
     });
 
@@ -61,9 +61,9 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
       const roles = ['User'];
       const record: StoredRecord = { principal: { claims: { sub: 'alice', role: roles } }, csrfToken: 'original' };
       const original = structuredClone(record);
-      await store.set(key, record, LONG_TTL);
+      await store.create(key, record, LONG_TTL);
       roles.push('Administrator');
-      record.csrfToken = 'changed after set';
+      record.csrfToken = 'changed after create';
 
       const read = await store.get(key);
       if (read === undefined) expect.fail('the record was not stored');
@@ -74,30 +74,41 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
     });
 
     it('forgets a record once its time-to-live has passed', async function () {
-      await store.set(key, sessionRecord(), TTL);
+      await store.create(key, sessionRecord(), TTL);
       expect(await store.get(key)).to.not.equal(undefined);
       await subject.elapse(TTL + 50);
       expect(await store.get(key)).to.equal(undefined);
       expect(await store.take(key)).to.equal(undefined);
     });
 
-    it('touch extends the time-to-live of an existing record', async function () {
-      await store.set(key, sessionRecord(), TTL);
-      await subject.elapse(TTL / 2);
-      await store.touch(key, 3 * TTL);
-      await subject.elapse(TTL); // past the original expiry
-      expect(await store.get(key)).to.not.equal(undefined);
-      await subject.elapse(3 * TTL); // past the extended expiry
-      expect(await store.get(key)).to.equal(undefined);
+    it('create: of concurrent creates exactly one wins, and the key stays taken until its time-to-live ends', async function () {
+      const results = await Promise.all([1, 2, 3, 4, 5].map((n) => store.create(key, { n }, TTL)));
+      expect(results.filter((won) => won)).to.have.length(1);
+      const winner = results.indexOf(true) + 1;
+      expect(await store.create(key, { n: 6 }, TTL)).to.equal(false);
+      expect(await store.get(key)).to.deep.equal({ n: winner });
+      await subject.elapse(TTL + 50);
+      expect(await store.create(key, { n: 7 }, LONG_TTL)).to.equal(true);
     });
 
-    it('touch of a missing key creates nothing', async function () {
-      await store.touch(key, LONG_TTL);
+    it('replace overwrites the whole record and its time-to-live', async function () {
+      await store.create(key, { first: true, shared: 'a' }, TTL);
+      expect(await store.replace(key, { shared: 'b' }, LONG_TTL)).to.equal(true);
+      await subject.elapse(TTL + 50);
+      expect(await store.get(key)).to.deep.equal({ shared: 'b' });
+    });
+
+    it('replace writes nothing where the record is gone: a removed record stays removed', async function () {
+      expect(await store.replace(key, sessionRecord(), LONG_TTL)).to.equal(false);
+      expect(await store.get(key)).to.equal(undefined);
+      await store.create(key, sessionRecord(), LONG_TTL);
+      await store.destroy(key);
+      expect(await store.replace(key, sessionRecord(), LONG_TTL)).to.equal(false);
       expect(await store.get(key)).to.equal(undefined);
     });
 
     it('destroy removes a record, and destroying a missing key is harmless', async function () {
-      await store.set(key, sessionRecord(), LONG_TTL);
+      await store.create(key, sessionRecord(), LONG_TTL);
       await store.destroy(key);
       expect(await store.get(key)).to.equal(undefined);
       await store.destroy(key);
@@ -105,57 +116,43 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
 
     it('take returns a record once, then undefined', async function () {
       const record = sessionRecord();
-      await store.set(key, record, LONG_TTL);
+      await store.create(key, record, LONG_TTL);
       expect(await store.take(key)).to.deep.equal(record);
       expect(await store.take(key)).to.equal(undefined);
       expect(await store.get(key)).to.equal(undefined);
     });
 
     it('two concurrent takes of one record yield it exactly once', async function () {
-      await store.set(key, sessionRecord(), LONG_TTL);
+      await store.create(key, sessionRecord(), LONG_TTL);
       const results = await Promise.all([store.take(key), store.take(key)]);
       expect(results.filter((result) => result !== undefined)).to.have.length(1);
     });
 
-    it('set overwrites the whole record and its time-to-live', async function () {
-      await store.set(key, { first: true, shared: 'a' }, TTL);
-      await store.set(key, { shared: 'b' }, LONG_TTL);
-      await subject.elapse(TTL + 50);
-      expect(await store.get(key)).to.deep.equal({ shared: 'b' });
-    });
-
-    it('claim: of concurrent claims exactly one wins, and a claimed key stays claimed until its time-to-live ends', async function () {
-      const results = await Promise.all([1, 2, 3, 4, 5].map(() => store.claim(key, TTL)));
-      expect(results.filter((won) => won)).to.have.length(1);
-      expect(await store.claim(key, TTL)).to.equal(false);
-      await subject.elapse(TTL + 50);
-      expect(await store.claim(key, LONG_TTL)).to.equal(true);
-    });
-
-    it('claim does not win over an existing record, and leaves it as it was', async function () {
-      const record = sessionRecord();
-      await store.set(key, record, LONG_TTL);
-      expect(await store.claim(key, LONG_TTL)).to.equal(false);
-      expect(await store.get(key)).to.deep.equal(record);
+    it('increment counts events in a window that starts with the first and is not extended by the others', async function () {
+      const counts = await Promise.all([1, 2, 3, 4].map(() => store.increment(key, 4 * TTL)));
+      expect(counts.map((c) => c.count).sort()).to.deep.equal([1, 2, 3, 4]);
+      for (const { resetsInMs } of counts) expect(resetsInMs).to.be.within(1, 4 * TTL);
+      await subject.elapse(2 * TTL);
+      const later = await store.increment(key, 4 * TTL);
+      expect(later.count).to.equal(5);
+      expect(later.resetsInMs, 'the window was not extended').to.be.at.most(2 * TTL + 10);
+      await subject.elapse(2 * TTL + 50);
+      expect((await store.increment(key, 4 * TTL)).count, 'a new window').to.equal(1);
     });
 
     it('refuses a time-to-live that would keep a record forever', async function () {
       for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-        const setError = await store.set(key, sessionRecord(), ttl).then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        expect(setError, `set with ${ttl}`).to.be.instanceOf(RangeError);
-        const touchError = await store.touch(key, ttl).then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        expect(touchError, `touch with ${ttl}`).to.be.instanceOf(RangeError);
-        const claimError = await store.claim(key, ttl).then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        expect(claimError, `claim with ${ttl}`).to.be.instanceOf(RangeError);
+        for (const [name, write] of [
+          ['create', () => store.create(key, sessionRecord(), ttl)],
+          ['replace', () => store.replace(key, sessionRecord(), ttl)],
+          ['increment', () => store.increment(key, ttl)],
+        ] as const) {
+          const error = await write().then(
+            () => undefined,
+            (thrown: unknown) => thrown,
+          );
+          expect(error, `${name} with ${ttl}`).to.be.instanceOf(RangeError);
+        }
       }
       expect(await store.get(key)).to.equal(undefined);
     });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { HealthCheck } from '../../../src/application/ports/health-check.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { CheckReadiness } from '../../../src/application/use-cases/check-readiness.js';
-import { DrainState } from '../../../src/application/use-cases/drain-state.js';
+import { DrainState } from '../../../src/application/drain-state.js';
 import type { SessionTokens } from '../../../src/application/ports/identity-provider.js';
 import { RefreshTokens, type RefreshOutcome } from '../../../src/application/use-cases/refresh-tokens.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
@@ -51,9 +51,9 @@ describe('RefreshTokens', () => {
     const refresh = process(provider, store);
     const saved = new Saved();
     const results = await Promise.all([
-      refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload),
-      refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload),
-      refresh.execute('s2', 'OpenIdConnect', tokens, saved.reload),
+      refresh.execute('s1', 'OpenIdConnect', saved.reload),
+      refresh.execute('s1', 'OpenIdConnect', saved.reload),
+      refresh.execute('s2', 'OpenIdConnect', saved.reload),
     ]);
     expect(provider.calls.refreshTokens).to.equal(2);
     expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal([
@@ -71,7 +71,7 @@ describe('RefreshTokens', () => {
     const [a, b, c] = [process(provider, store), process(provider, store), process(provider, store)];
     const results = await Promise.all(
       [a, b, c].map((refresh) =>
-        refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result)),
+        refresh.execute('s1', 'OpenIdConnect', saved.reload).then((result) => saved.keep(result)),
       ),
     );
     expect(provider.calls.refreshTokens).to.equal(1);
@@ -85,48 +85,78 @@ describe('RefreshTokens', () => {
   it('reads the saved tokens again once it holds the claim, and does not refresh tokens another process already replaced', async () => {
     const provider = new FakeIdentityProvider();
     const saved = new Saved();
-    saved.current = { ...tokens, accessToken: 'replaced-elsewhere', expiresAt: Date.now() + 3_600_000 };
-    const result = await process(provider, store).execute('s1', 'OpenIdConnect', tokens, saved.reload);
-    expect(result).to.deep.equal({ outcome: 'refreshed', tokens: saved.current });
+    const replaced = { ...tokens, accessToken: 'replaced-elsewhere', expiresAt: Date.now() + 3_600_000 };
+    // The first read is what the request loaded; by the time the claim is held, another process saved new ones.
+    let reads = 0;
+    const load = async () => (reads++ === 0 ? tokens : replaced);
+    const result = await process(provider, store).execute('s1', 'OpenIdConnect', load);
+    expect(result).to.deep.equal({ outcome: 'refreshed', tokens: replaced });
+    expect(saved.current).to.equal(tokens);
     expect(provider.calls.refreshTokens).to.equal(0);
   });
 
-  it('a refusal reaches every waiting process, which drops the tokens too', async () => {
+  it('a definite refusal reaches every waiting process, which drops the tokens too', async () => {
     const provider = new FakeIdentityProvider();
     provider.refreshDelayMs = 30;
-    provider.refuseRefresh = true;
+    provider.refreshFailure = 'refused';
     const saved = new Saved();
     const [a, b] = [process(provider, store), process(provider, store)];
     const results = await Promise.all(
       [a, b].map((refresh) =>
-        refresh.execute('s1', 'OpenIdConnect', tokens, saved.reload).then((result) => saved.keep(result)),
+        refresh.execute('s1', 'OpenIdConnect', saved.reload).then((result) => saved.keep(result)),
       ),
     );
     expect(results).to.deep.equal([{ outcome: 'refused' }, { outcome: 'refused' }]);
     expect(provider.calls.refreshTokens).to.equal(1);
   });
 
+  it('keeps the tokens through an outage: a time-out is no refusal', async () => {
+    const provider = new FakeIdentityProvider();
+    provider.refreshFailure = 'outage';
+    const saved = new Saved();
+    const result = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', saved.reload));
+    expect(result).to.deep.equal({ outcome: 'kept' });
+    expect(saved.current).to.equal(tokens);
+  });
+
+  /** A process that claims the refresh of `tokens`, then never finishes it. */
+  function stalledRefresh(): void {
+    let reads = 0;
+    const load = () => (reads++ === 0 ? Promise.resolve(tokens) : new Promise<undefined>(() => undefined));
+    void process(new FakeIdentityProvider(), store).execute('s1', 'OpenIdConnect', load);
+  }
+
   it('leaves the tokens alone when the other process does not finish in time, and never refreshes with them meanwhile', async () => {
     const provider = new FakeIdentityProvider();
     const saved = new Saved();
-    const stalled = process(new FakeIdentityProvider(), store);
-    stalled.execute('s1', 'OpenIdConnect', tokens, () => new Promise(() => undefined)); // claims, then never finishes
+    stalledRefresh();
     await new Promise((resolve) => setTimeout(resolve, 10));
     const started = Date.now();
-    const result = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', tokens, saved.reload);
-    expect(result).to.deep.equal({ outcome: 'elsewhere' });
-    expect(Date.now() - started).to.be.within(150, 2_000); // waited about 2 x HttpTimeoutSeconds
+    const result = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', saved.reload);
+    expect(result).to.deep.equal({ outcome: 'kept' });
+    expect(Date.now() - started).to.be.within(250, 2_000); // waited about 3 x HttpTimeoutSeconds
     expect(provider.calls.refreshTokens).to.equal(0);
     expect(saved.current).to.equal(tokens);
+  });
+
+  it('bounds the wait by elapsed time, however slow each look at the saved tokens is', async () => {
+    stalledRefresh();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const slowLoad = () => new Promise<SessionTokens>((resolve) => setTimeout(() => resolve(tokens), 150));
+    const started = Date.now();
+    const result = await process(new FakeIdentityProvider(), store, 0.1).execute('s1', 'OpenIdConnect', slowLoad);
+    expect(result).to.deep.equal({ outcome: 'kept' });
+    // 300 ms of waiting plus at most one slow look past it; counting steps instead would take about 1.2 s.
+    expect(Date.now() - started).to.be.below(800);
   });
 
   it('a claim on one refresh token does not stand in the way of refreshing the next one', async () => {
     const provider = new FakeIdentityProvider();
     const saved = new Saved();
-    const first = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', tokens, saved.reload));
+    const first = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', saved.reload));
     const next = first.outcome === 'refreshed' ? { ...first.tokens, refreshToken: 'r2' } : tokens;
     saved.current = next;
-    const second = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', next, saved.reload);
+    const second = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', saved.reload);
     expect(second.outcome).to.equal('refreshed');
     expect(provider.calls.refreshTokens).to.equal(2);
   });

@@ -1,152 +1,202 @@
 import 'reflect-metadata';
 import { expect } from 'chai';
-import { FLOW_LIFETIME_MS, flowKey } from '../../../src/application/flow-key.js';
+import type { CallbackMessage } from '../../../src/application/ports/identity-provider.js';
+import { FLOW_LIFETIME_MS, FlowRecords } from '../../../src/application/sign-in/flow-records.js';
+import { SavedTokens } from '../../../src/application/sign-in/saved-tokens.js';
+import { SignInRecords } from '../../../src/application/sign-in/sign-in-records.js';
 import { BeginSignIn } from '../../../src/application/use-cases/begin-sign-in.js';
 import { CompleteSignIn } from '../../../src/application/use-cases/complete-sign-in.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
+import type { ProjectTemplateSettings } from '../../../src/domain/settings/settings.js';
+import { FakeBrowserSession } from '../../support/fake-browser-session.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
 import { FixedClock } from '../../support/fixed-clock.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('BeginSignIn and CompleteSignIn', () => {
   let clock: FixedClock;
   let store: MemorySessionStore;
+  let pending: MemorySessionStore;
   let provider: FakeIdentityProvider;
   let begin: BeginSignIn;
   let complete: CompleteSignIn;
+  let signIns: SignInRecords;
+  let settings: ProjectTemplateSettings;
+
+  function compose() {
+    const flows = new FlowRecords(pending);
+    signIns = new SignInRecords(store, settings);
+    begin = new BeginSignIn([provider], pending, flows, clock, settings);
+    complete = new CompleteSignIn([provider], flows, signIns, new SavedTokens(store, settings), clock, quiet, settings);
+  }
 
   beforeEach(() => {
     clock = new FixedClock(1_000_000);
     store = new MemorySessionStore({ maxEntries: 100, clock });
+    pending = new MemorySessionStore({ maxEntries: 100, clock });
     provider = new FakeIdentityProvider();
-    begin = new BeginSignIn([provider], store, clock);
-    complete = new CompleteSignIn([provider], store, clock, defaultSettings());
+    settings = defaultSettings();
+    compose();
   });
 
-  const start = (pendingFlows: string[] = [], returnUrl = '/back') =>
-    begin.execute({ scheme: 'OpenIdConnect', returnUrl, sessionBinding: 'browser-1', pendingFlows });
-  const callback = (state: string, extra = '') =>
-    new URL(`http://app.example/signin-oidc?code=c&state=${state}${extra}`);
+  const start = (returnUrl: string | undefined = '/back', binding = 'browser-1', client = '192.0.2.1') =>
+    begin.execute({ scheme: 'OpenIdConnect', returnUrl, binding, client });
+  const message = (state: string, extra = ''): CallbackMessage => ({
+    method: 'GET',
+    url: new URL(`http://app.example/signin-oidc?code=c&state=${state}${extra}`),
+    form: new URLSearchParams(),
+  });
   const finish = (
     state: string,
-    pendingFlows: string[],
-    overrides: { binding?: string; extra?: string; provider?: 'OpenIdConnect' | 'Social1' } = {},
+    overrides: { binding?: string | undefined; extra?: string; provider?: 'OpenIdConnect' | 'Social1' } = {},
+    session = new FakeBrowserSession(),
   ) =>
     complete.execute({
       provider: overrides.provider ?? 'OpenIdConnect',
-      callbackUrl: callback(state, overrides.extra),
-      sessionBinding: overrides.binding ?? 'browser-1',
-      pendingFlows,
+      message: message(state, overrides.extra),
+      binding: 'binding' in overrides ? overrides.binding : 'browser-1',
+      session,
     });
   const failure = async (promise: Promise<unknown>) => {
     try {
       await promise;
     } catch (error) {
-      return (error as { code: string }).code;
+      return (error as { code?: string }).code ?? String(error);
     }
     return 'no error';
   };
 
   it('refuses a missing or unknown provider before any redirect', async () => {
-    expect(
-      await failure(begin.execute({ scheme: undefined, returnUrl: '/', sessionBinding: 'b', pendingFlows: [] })),
-    ).to.equal('auth.unknown_provider');
-    expect(
-      await failure(begin.execute({ scheme: 'Nope', returnUrl: '/', sessionBinding: 'b', pendingFlows: [] })),
-    ).to.equal('auth.unknown_provider');
-    expect(
-      await failure(begin.execute({ scheme: 'openidconnect', returnUrl: '/', sessionBinding: 'b', pendingFlows: [] })),
-    ).to.equal('auth.unknown_provider');
+    for (const scheme of [undefined, 'Nope', 'openidconnect']) {
+      const attempt = begin.execute({ scheme, returnUrl: '/', binding: 'b', client: 'c' });
+      expect(await failure(attempt), String(scheme)).to.equal('auth.unknown_provider');
+    }
     expect(provider.calls.beginChallenge).to.equal(0);
   });
 
-  it('keeps at most three pending flows per browser, dropping the oldest record', async () => {
-    let pending: string[] = [];
-    for (let i = 0; i < 4; i++) pending = (await start(pending)).pendingFlows;
-    expect(pending).to.deep.equal(['state-2', 'state-3', 'state-4'].map(flowKey));
-    expect(await store.get(flowKey('state-1'))).to.equal(undefined);
-    expect(await store.get(flowKey('state-4'))).to.include({ provider: 'OpenIdConnect', binding: 'browser-1' });
+  it('stores the flow, and nothing else, in the pending-sign-in store', async () => {
+    await start();
+    expect(store.size, 'nothing in the signed-in store').to.equal(0);
+    expect(pending.size, 'the flow and the client count').to.equal(2);
   });
 
-  it('completes a started flow once, with normalized claims and the validated return URL', async () => {
-    const { pendingFlows } = await start([], '//evil.example');
-    const result = await finish('state-1', pendingFlows);
+  it('limits the sign-ins one client may start per flow lifetime, saying when to try again', async () => {
+    settings.Session.PendingSignInsPerClient = 3;
+    compose();
+    for (let i = 0; i < 3; i++) await start();
+    const refused = await begin
+      .execute({ scheme: 'OpenIdConnect', returnUrl: '/', binding: 'b', client: '192.0.2.1' })
+      .then(
+        () => undefined,
+        (error: { code: string; retryAfterMs: number }) => error,
+      );
+    expect(refused?.code).to.equal('auth.too_many_sign_ins');
+    expect(refused?.retryAfterMs).to.equal(FLOW_LIFETIME_MS);
+    expect(provider.calls.beginChallenge, 'the provider is not asked').to.equal(3);
+    expect((await start('/', 'b', '192.0.2.2')).redirectUrl, 'another client').to.contain('state-4');
+    clock.advance(FLOW_LIFETIME_MS);
+    expect((await start()).redirectUrl, 'a new window').to.contain('state-5');
+  });
+
+  it('completes a started flow once: normalized claims in a new sign-in record, the session rotated, the validated return URL', async () => {
+    await start('//evil.example');
+    const session = new FakeBrowserSession();
+    const result = await finish('state-1', {}, session);
     expect(result.returnUrl).to.equal('/');
-    expect(result.pendingFlows).to.deep.equal([]);
-    expect(result.principal.claims).to.deep.include({
+    expect(session.rotations).to.equal(1);
+    const signIn = await signIns.read(session.fields.signIn);
+    expect(signIn?.principal.claims).to.deep.include({
       type: 'application:role',
       value: 'Administrator',
       issuer: 'OpenIdConnect',
     });
-    expect(result.tokens?.accessToken).to.equal('at');
-    expect(await failure(finish('state-1', pendingFlows))).to.equal('idp.flow_expired'); // record taken: gone
+    expect(session.fields).to.include({ createdAt: 1_000_000, lastSeenAt: 1_000_000, tokensSaved: true });
+    expect(await store.get(`tokens:${session.fields.signIn}`)).to.include({ accessToken: 'at' });
+    expect(provider.lastSecrets).to.deep.equal({ nonce: 'n' });
+    expect(await failure(finish('state-1'))).to.equal('idp.flow_missing'); // used up
   });
 
-  const refusals: Array<[string, (pending: string[]) => Promise<unknown>, string]> = [
-    ['no pending flow in this browser', () => finish('state-1', []), 'idp.flow_missing'],
-    ['a state this browser did not start', (pending) => finish('forged', pending), 'idp.state_mismatch'],
-    [
-      'a flow bound to another browser',
-      (pending) => finish('state-1', pending, { binding: 'browser-2' }),
-      'idp.state_mismatch',
-    ],
-    [
-      'a callback at another provider',
-      (pending) => finish('state-1', pending, { provider: 'Social1' }),
-      'idp.flow_wrong_provider',
-    ],
-    [
-      'an error from the provider',
-      (pending) => finish('state-1', pending, { extra: '&error=access_denied' }),
-      'idp.provider_error',
-    ],
-    [
-      'a repeated state',
-      (pending) => finish('state-1', pending, { extra: '&state=again' }),
-      'request.repeated_parameter',
-    ],
+  it('keeps the return URL it was given when it is local, and drops one past 2 KiB', async () => {
+    await start('/reports?year=2026');
+    expect((await finish('state-1')).returnUrl).to.equal('/reports?year=2026');
+    await start(`/${'a'.repeat(2048)}`);
+    expect((await finish('state-2')).returnUrl).to.equal('/');
+  });
+
+  const refusals: Array<[string, () => Promise<unknown>, string]> = [
+    ['no flow-binding cookie in this browser', () => finish('state-1', { binding: undefined }), 'idp.flow_missing'],
+    ['a state nobody started', () => finish('forged'), 'idp.flow_missing'],
+    ['a flow bound to another browser', () => finish('state-1', { binding: 'browser-2' }), 'idp.state_mismatch'],
+    ['an answer at another provider', () => finish('state-1', { provider: 'Social1' }), 'idp.flow_wrong_provider'],
+    ['an error from the provider', () => finish('state-1', { extra: '&error=access_denied' }), 'idp.provider_error'],
     [
       'a flow older than 15 minutes',
-      (pending) => {
+      () => {
         clock.advance(FLOW_LIFETIME_MS + 1);
-        return finish('state-1', pending);
+        return finish('state-1');
       },
       'idp.flow_expired',
     ],
   ];
   for (const [name, act, code] of refusals) {
-    it(`refuses ${name} (${code}) without calling the provider`, async () => {
-      const { pendingFlows } = await start();
-      expect(await failure(act(pendingFlows))).to.equal(code);
+    it(`refuses ${name} (${code}) without the provider processing anything`, async () => {
+      await start();
+      expect(await failure(act())).to.equal(code);
       expect(provider.calls.completeCallback).to.equal(0);
+      expect(store.size, 'no sign-in record').to.equal(0);
     });
   }
 
-  it('does not spend a flow when a stranger delivers its callback', async () => {
-    const { pendingFlows } = await start();
-    expect(await failure(finish('state-1', []))).to.equal('idp.flow_missing');
-    expect((await finish('state-1', pendingFlows)).principal.scheme).to.equal('OpenIdConnect');
+  it('does not use up a flow when another browser delivers its answer', async () => {
+    await start();
+    expect(await failure(finish('state-1', { binding: 'browser-2' }))).to.equal('idp.state_mismatch');
+    expect((await finish('state-1')).returnUrl).to.equal('/back');
   });
 
-  it('keeps no tokens when SaveTokens is false', async () => {
-    const settings = defaultSettings();
-    settings.Authentication.Providers.OpenIdConnect.SaveTokens = false;
-    complete = new CompleteSignIn([provider], store, clock, settings);
-    const { pendingFlows } = await start();
-    expect((await finish('state-1', pendingFlows)).tokens).to.equal(undefined);
+  it('replaces the earlier sign-in of the browser, tokens included', async () => {
+    await start();
+    const session = new FakeBrowserSession();
+    await finish('state-1', {}, session);
+    const earlier = session.fields.signIn;
+    await start();
+    await finish('state-2', {}, session);
+    expect(session.fields.signIn).to.not.equal(earlier);
+    expect(await store.get(`signin:${earlier}`)).to.equal(undefined);
+    expect(await store.get(`tokens:${earlier}`)).to.equal(undefined);
+  });
+
+  it('leaves nothing behind when the session cannot be rotated: no sign-in, no tokens, the session untouched', async () => {
+    await start();
+    const session = new FakeBrowserSession({ createdAt: 5 });
+    session.failRotation = true;
+    expect(await failure(finish('state-1', {}, session))).to.equal('Error: the store did not answer');
+    expect(session.fields).to.deep.equal({ createdAt: 5 });
+    expect(store.size).to.equal(0);
+  });
+
+  it('keeps no tokens when the adapter returns none', async () => {
+    provider.identity = { claims: { sub: 'u1' } };
+    await start();
+    const session = new FakeBrowserSession();
+    await finish('state-1', {}, session);
+    expect(session.fields.tokensSaved).to.equal(undefined);
+    expect(await store.get(`tokens:${session.fields.signIn}`)).to.equal(undefined);
   });
 
   it('applies the configured claim mappings and RemoveOriginalClaims', async () => {
-    const settings = defaultSettings();
     settings.Authentication.ClaimsTransformation = {
       RemoveOriginalClaims: true,
       Mappings: { OpenIdConnect: { department: 'application:group' } },
     };
-    complete = new CompleteSignIn([provider], store, clock, settings);
+    compose();
     provider.identity = { claims: { sub: 'u1', department: 'finance', nonce: 'n' } };
-    const { pendingFlows } = await start();
-    const { principal } = await finish('state-1', pendingFlows);
-    expect(principal.claims.map((c) => [c.type, c.value])).to.have.deep.members([
+    await start();
+    const session = new FakeBrowserSession();
+    await finish('state-1', {}, session);
+    const signIn = await signIns.read(session.fields.signIn);
+    expect(signIn?.principal.claims.map((c) => [c.type, c.value])).to.have.deep.members([
       ['application:subject', 'u1'],
       ['application:group', 'finance'],
     ]);

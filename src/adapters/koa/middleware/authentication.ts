@@ -1,47 +1,21 @@
 import type { Middleware } from 'koa';
-import type { Clock } from '../../../application/ports/clock.js';
-import type { RefreshTokens } from '../../../application/use-cases/refresh-tokens.js';
-import { touchIntervalMs, type SessionLifetime } from '../session/session-lifetime.js';
-import type { SavedTokens } from '../session/saved-tokens.js';
-import type { SignInRecords } from '../session/sign-in-records.js';
-import { sessionOf } from '../session/session-state.js';
+import type { AuthenticateSession } from '../../../application/use-cases/authenticate-session.js';
+import { browserSession } from '../session/browser-session.js';
 
 /**
- * The cookie scheme's authenticate step: reads the session's sign-in (the principal) into
- * `ctx.state.principal` (and what the views show), slides the idle timeout, and
- * refreshes saved tokens that have expired. A request without a session cookie touches
- * no store.
+ * The cookie scheme's authenticate step: a request with a session gets its sign-in (the
+ * principal, the anti-forgery token, the name pages show) on `ctx.state`. A request
+ * without a session cookie touches no store. Whatever answers a signed-in user is about
+ * that user, so no cache may keep it: pages, JSON and problem details alike.
  */
-export function authentication(deps: {
-  clock: Clock;
-  lifetime: SessionLifetime;
-  refreshTokens: RefreshTokens;
-  savedTokens: SavedTokens;
-  signIns: SignInRecords;
-}): Middleware {
-  const touchEvery = touchIntervalMs(deps.lifetime);
-  return async function authenticate(ctx, next) {
-    const session = sessionOf(ctx);
-    const signIn = session.isNew ? undefined : await deps.signIns.read(session);
-    if (signIn) {
-      const { principal } = signIn;
-      const now = deps.clock.now();
-      if (typeof session.lastSeenAt !== 'number' || now - session.lastSeenAt >= touchEvery) session.lastSeenAt = now;
-      if (
-        session.tokensSaved === true &&
-        deps.refreshTokens.needsRefresh(session.tokensExpireAt, session.tokensRefreshable === true)
-      ) {
-        const tokens = await deps.savedTokens.load(session);
-        const result = tokens
-          ? await deps.refreshTokens.execute(signIn.ref, principal.scheme, tokens, () => deps.savedTokens.load(session))
-          : { outcome: 'refused' as const };
-        if (result.outcome === 'refreshed') await deps.savedTokens.save(session, result.tokens);
-        else if (result.outcome === 'refused') await deps.savedTokens.drop(session);
-      }
-      ctx.state.principal = principal;
-      ctx.state.user = { name: signIn.userName };
-      ctx.state.csrfToken = signIn.csrf;
-    }
+export function authentication(authenticate: AuthenticateSession): Middleware {
+  return async function authenticateRequest(ctx, next) {
+    const signIn = ctx.session?.isNew === false ? await authenticate.execute(browserSession(ctx)) : undefined;
+    if (!signIn) return next();
+    ctx.state.principal = signIn.principal;
+    ctx.state.user = { name: signIn.userName };
+    ctx.state.csrfToken = signIn.csrf;
     await next();
+    ctx.set('Cache-Control', 'no-store');
   };
 }

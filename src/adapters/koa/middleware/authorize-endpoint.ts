@@ -1,6 +1,5 @@
 import type { Context, Middleware } from 'koa';
 import { decideEndpointAccess, type AccessContext } from '../../../domain/authorization/decide-access.js';
-import type { Principal } from '../../../domain/claims/principal.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import type { Endpoint } from '../endpoint.js';
 import { sendProblem, wantsJson } from '../problem-details.js';
@@ -24,8 +23,7 @@ export function authorizeEndpoint(
 ): Middleware | undefined {
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
   return async function authorize(ctx, next) {
-    const principal = ctx.state.principal as Principal | undefined;
-    const decision = decideEndpointAccess(endpoint.metadata, principal, access);
+    const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access);
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
     if (!access.authenticationEnabled) return refuseDisabled(ctx);

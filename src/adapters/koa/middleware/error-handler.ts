@@ -23,6 +23,10 @@ export function errorHandler(logger: Logger, showStack: boolean): Middleware {
       else logger.info({ reqId: ctx.state.requestId, code, status }, 'request refused');
       // Headers set by inner middleware (a half-written redirect, a cookie) must not survive.
       for (const name of ['location', 'set-cookie', 'content-disposition']) ctx.remove(name);
+      // RFC 9110 10.2.3: a refusal that ends by itself says when (a rate limit's 429).
+      if (isGatehouseError(thrown) && thrown.retryAfterMs !== undefined) {
+        ctx.set('Retry-After', String(Math.max(1, Math.ceil(thrown.retryAfterMs / 1000))));
+      }
       await renderError(ctx, { status, code, detail, stack: showStack ? stack : undefined });
     }
   };

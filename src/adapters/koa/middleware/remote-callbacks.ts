@@ -1,63 +1,85 @@
-import type { Middleware } from 'koa';
-import { flowKey } from '../../../application/flow-key.js';
-import type { Clock } from '../../../application/ports/clock.js';
-import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import type { Context, Middleware } from 'koa';
+import type { CallbackMessage, IdentityProvider } from '../../../application/ports/identity-provider.js';
 import type { CompleteSignIn } from '../../../application/use-cases/complete-sign-in.js';
-import type { SavedTokens } from '../session/saved-tokens.js';
-import { readPendingFlows, sessionOf } from '../session/session-state.js';
-import type { SignInRecords } from '../session/sign-in-records.js';
+import { GatehouseError } from '../../../domain/errors.js';
+import type { FlowBindingCookie } from '../flow-binding-cookie.js';
+import { readForm } from '../read-form.js';
+import { browserSession } from '../session/browser-session.js';
 
 export interface RemoteCallbackDeps {
-  providers: readonly IdentityProviderInfo[];
+  providers: readonly IdentityProvider[];
   completeSignIn: CompleteSignIn;
-  savedTokens: SavedTokens;
-  signIns: SignInRecords;
+  flowBinding: FlowBindingCookie;
+  /** The configured public origin: callback URLs are rebuilt on it, never on the Host header. */
   publicOrigin: string;
-  clock: Clock;
 }
+
+/** Marks a message we posted again from our own page (see below); never passed to the adapter. */
+const RESENT_FIELD = 'gatehouse_resent';
 
 /**
  * The remote authentication handlers: requests to a provider's callback path are owned
- * here, by the authentication middleware, not by the endpoint table (contract,
- * Authorization rules 7). On success the session is regenerated (new id: no fixation)
- * with the principal, and the browser goes to the return URL saved with the flow.
+ * here, by the authentication middleware, not by the endpoint table (docs: Callback
+ * paths). Each path accepts the methods its protocol uses and a POSTed message up to the
+ * provider's own size limit; a GET that carries no message there serves the provider's
+ * document (SAML service-provider metadata); every other method is a 405. The middleware
+ * only parses, calls the use case and redirects.
+ *
+ * A message POSTed from the provider's site (a SAML response, OAuth `form_post`) arrives
+ * without our `SameSite=Lax` cookies, so it cannot be matched to the browser that started
+ * the sign-in. It is answered with a page that posts it again from this site, so the
+ * browser sends our cookies with it: nothing is read, stored or used up on the first
+ * arrival, and a browser whose cookies still do not travel is told so.
  */
 export function remoteCallbacks(deps: RemoteCallbackDeps): Middleware {
-  const byPath = new Map(deps.providers.map((provider) => [provider.callbackPath.toLowerCase(), provider]));
+  const byPath = new Map(deps.providers.map((provider) => [provider.info.callbackPath.toLowerCase(), provider]));
   return async function handleCallback(ctx, next) {
-    const provider = ctx.method === 'GET' ? byPath.get(ctx.path.toLowerCase()) : undefined;
+    const provider = byPath.get(ctx.path.toLowerCase());
     if (!provider) return next();
-    // The callback URL carries a code and state: keep it out of caches and Referer headers.
+    // The callback carries codes or assertions: keep it out of caches and Referer headers.
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
 
-    const session = sessionOf(ctx);
-    const pendingFlows = session.isNew ? [] : readPendingFlows(session.pendingFlows);
-    const state = typeof ctx.query.state === 'string' ? ctx.query.state : undefined;
-    try {
-      const result = await deps.completeSignIn.execute({
-        provider: provider.key,
-        callbackUrl: new URL(ctx.originalUrl, deps.publicOrigin),
-        sessionBinding: !session.isNew && typeof session.flowBinding === 'string' ? session.flowBinding : '',
-        pendingFlows,
-      });
-      const now = deps.clock.now();
-      // Signing in again while signed in replaces the earlier sign-in and its tokens.
-      await deps.savedTokens.drop(session);
-      await deps.signIns.create(session, result.principal);
-      Object.assign(session, { createdAt: now, lastSeenAt: now });
-      await deps.savedTokens.save(session, result.tokens);
-      if (result.pendingFlows.length > 0) session.pendingFlows = result.pendingFlows;
-      else {
-        delete session.pendingFlows;
-        delete session.flowBinding;
-      }
-      await session.regenerate();
-      ctx.redirect(result.returnUrl);
-    } catch (error) {
-      // The flow is spent whatever went wrong; forget it so a replay reads as unknown.
-      if (!session.isNew && state) session.pendingFlows = pendingFlows.filter((key) => key !== flowKey(state));
-      throw error;
+    const method = ctx.method;
+    const document = method === 'GET' && !provider.callback.messageMethods.includes('GET') && provider.callbackDocument;
+    if (document) {
+      const { contentType, body } = document.call(provider);
+      ctx.type = contentType;
+      ctx.body = body;
+      return;
     }
+    if (method !== 'GET' && method !== 'POST') return refuseMethod(ctx, provider);
+    if (!provider.callback.messageMethods.includes(method)) return refuseMethod(ctx, provider);
+
+    const message: CallbackMessage = {
+      method,
+      url: new URL(ctx.originalUrl, deps.publicOrigin),
+      form: method === 'POST' ? await readForm(ctx, provider.callback.maxBodyBytes) : new URLSearchParams(),
+    };
+    const binding = deps.flowBinding.read(ctx);
+    if (method === 'POST' && binding === undefined && !message.form.has(RESENT_FIELD)) {
+      return postAgainFromThisSite(ctx, provider.info.callbackPath, message.form);
+    }
+    message.form.delete(RESENT_FIELD);
+    const { returnUrl } = await deps.completeSignIn.execute({
+      provider: provider.info.key,
+      message,
+      binding,
+      session: browserSession(ctx),
+    });
+    ctx.redirect(returnUrl);
   };
+}
+
+function refuseMethod(ctx: Context, provider: IdentityProvider): never {
+  const allowed = new Set<string>(provider.callback.messageMethods);
+  if (provider.callbackDocument) allowed.add('GET');
+  ctx.set('Allow', [...allowed].join(', '));
+  throw new GatehouseError('request.method_not_allowed', 'This address does not accept that method.', { safe: true });
+}
+
+async function postAgainFromThisSite(ctx: Context, action: string, form: URLSearchParams): Promise<void> {
+  const fields = [...form].map(([name, value]) => ({ name, value }));
+  fields.push({ name: RESENT_FIELD, value: '1' });
+  await ctx.render('continue-sign-in', { action, fields });
 }

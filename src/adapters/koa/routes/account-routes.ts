@@ -1,22 +1,17 @@
 import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
 import type { SignOut } from '../../../application/use-cases/sign-out.js';
 import { allowAnonymous, authorize } from '../../../domain/authorization/endpoint-metadata.js';
-import type { Principal } from '../../../domain/claims/principal.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import { verifyAntiForgery } from '../anti-forgery.js';
 import type { Endpoint } from '../endpoint.js';
 import { singleQuery } from '../query.js';
 import { readForm, singleField } from '../read-form.js';
-import type { SavedTokens } from '../session/saved-tokens.js';
-import { sessionOf } from '../session/session-state.js';
-import type { SignInRecords } from '../session/sign-in-records.js';
+import { browserSession } from '../session/browser-session.js';
 
 export interface AccountRouteDeps {
   providers: readonly IdentityProviderInfo[];
   authenticationEnabled: boolean;
   signOut: SignOut;
-  savedTokens: SavedTokens;
-  signIns: SignInRecords;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
 }
@@ -46,7 +41,6 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
       path: '/Account/Logout',
       metadata: authorize(),
       handler: async (ctx) => {
-        const session = sessionOf(ctx);
         const form = await readForm(ctx);
         // Not ctx.origin: Koa 3 answers it from the Origin header itself when one is sent.
         verifyAntiForgery(
@@ -55,13 +49,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
           ctx.state.csrfToken,
           singleField(form, '_csrf'),
         );
-        const { redirectUrl } = await deps.signOut.execute({
-          principal: ctx.state.principal as Principal,
-          tokens: await deps.savedTokens.load(session),
-        });
-        await deps.savedTokens.drop(session);
-        await deps.signIns.drop(session);
-        ctx.session = null; // destroys the server-side record and clears the cookie
+        const { redirectUrl } = await deps.signOut.execute(browserSession(ctx));
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(redirectUrl);
       },

@@ -1,7 +1,6 @@
 import type { Governance } from '../../../application/ports/governance.js';
 import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
-import type { Principal } from '../../../domain/claims/principal.js';
 import type { Environment } from '../../../domain/settings/settings.js';
 import type { Endpoint } from '../endpoint.js';
 import { sendProblem } from '../problem-details.js';
@@ -46,10 +45,10 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
       path: '/api/app-info/manage',
       metadata: authorize(PolicyNames.ManageApplicationPermission),
       handler: async (ctx) => {
-        const decision = await deps.governance.evaluate({
-          principal: ctx.state.principal as Principal,
-          action: 'app-info.manage.read',
-        });
+        const principal = ctx.state.principal;
+        // The endpoint's policy let only a signed-in user through; governance comes after it, never instead.
+        if (!principal) throw new Error('governance consulted without a signed-in user');
+        const decision = await deps.governance.evaluate({ principal, action: 'app-info.manage.read' });
         if (!decision.allowed) return sendProblem(ctx, 403, 'Access denied', decision.reason, 'governance.denied');
         ctx.body = { ...summary(), manageable: ['maintenance-mode', 'feature-flags'] };
       },

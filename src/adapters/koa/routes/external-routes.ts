@@ -1,17 +1,17 @@
+import { randomToken } from '../../../application/random-token.js';
 import type { BeginSignIn } from '../../../application/use-cases/begin-sign-in.js';
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
 import type { Endpoint } from '../endpoint.js';
+import type { FlowBindingCookie } from '../flow-binding-cookie.js';
 import { singleQuery } from '../query.js';
-import { newAntiForgeryToken } from '../anti-forgery.js';
-import { readPendingFlows, sessionOf } from '../session/session-state.js';
 
 /**
  * `GET /External/Challenge?provider=<Scheme>&returnUrl=<local URL>`: starts the external
- * challenge. An unknown or missing provider is a 400 with no redirect; a non-local
- * returnUrl is replaced by `/`. The flow is bound to this browser's session (created here
- * when the browser has none yet).
+ * challenge. An unknown or missing provider is a 400 with no redirect; a non-local or
+ * overlong returnUrl is replaced by `/`. The flow is bound to this browser by its
+ * flow-binding cookie (set here when the browser has none yet); no session is created.
  */
-export function externalRoutes(deps: { beginSignIn: BeginSignIn }): Endpoint[] {
+export function externalRoutes(deps: { beginSignIn: BeginSignIn; flowBinding: FlowBindingCookie }): Endpoint[] {
   return [
     {
       method: 'GET',
@@ -20,21 +20,12 @@ export function externalRoutes(deps: { beginSignIn: BeginSignIn }): Endpoint[] {
       handler: async (ctx) => {
         const scheme = singleQuery(ctx, 'provider');
         const returnUrl = singleQuery(ctx, 'returnUrl');
-        const session = sessionOf(ctx);
-        // A random value kept in the session, not the session id: the id changes at every
-        // sign-in, and a second tab's pending flow must survive the first tab's sign-in.
-        const flowBinding = typeof session.flowBinding === 'string' ? session.flowBinding : newAntiForgeryToken();
-        const result = await deps.beginSignIn.execute({
-          scheme,
-          returnUrl,
-          sessionBinding: flowBinding,
-          pendingFlows: readPendingFlows(session.pendingFlows),
-        });
-        // Only a started challenge writes the session: a refused one creates nothing.
-        session.flowBinding = flowBinding;
-        session.pendingFlows = result.pendingFlows;
+        const binding = deps.flowBinding.read(ctx) ?? randomToken(32);
+        const { redirectUrl } = await deps.beginSignIn.execute({ scheme, returnUrl, binding, client: ctx.ip });
+        // Only a started challenge sets the cookie: a refused one leaves nothing behind.
+        deps.flowBinding.write(ctx, binding);
         ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(result.redirectUrl);
+        ctx.redirect(redirectUrl);
       },
     },
   ];

@@ -1,7 +1,6 @@
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
 import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
 import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js';
-import type { Principal } from '../../../domain/claims/principal.js';
 import type { Endpoint } from '../endpoint.js';
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
@@ -11,7 +10,7 @@ export function homeRoutes(deps: { policies: PolicyRegistry }): Endpoint[] {
       method: 'GET',
       path: '/',
       handler: async (ctx) => {
-        const principal = ctx.state.principal as Principal | undefined;
+        const principal = ctx.state.principal;
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('home', {
           principal,

@@ -3,8 +3,8 @@ import type { Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { SessionStore, StoredRecord } from '../../../application/ports/session-store.js';
+import { isExpired, readTimes, remainingMs, type SessionLifetime } from '../../../domain/session-lifetime.js';
 import type { SessionSettings } from '../../../domain/settings/settings.js';
-import { isExpired, readTimes, remainingMs, type SessionLifetime } from './session-lifetime.js';
 import { isSessionToken, newSessionToken, sessionStoreKey } from './session-token.js';
 
 export interface SessionMiddlewareOptions {
@@ -33,16 +33,29 @@ export function sessionLifetime(settings: SessionSettings): SessionLifetime {
  * lives server-side under a hash of the token; idle and absolute expiry are enforced
  * from `createdAt` / `lastSeenAt` on every read. Signing is off unless
  * `ProjectTemplate:Session:Keys` is set: an unguessable token that must exist
- * server-side gains nothing from an HMAC, which halves throughput here (README).
+ * server-side gains nothing from an HMAC (README, Sessions).
+ *
+ * koa-session writes the whole session back at the end of any request that changed it.
+ * A record this request loaded is written back only while it still exists (`replace`),
+ * and a new id only if it is new (`create`): a request that loaded the session before a
+ * logout (on this instance or another) and ends after it can never bring it back.
  */
 export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware {
   const { app, store, settings, production, clock, releaseExpired } = options;
   const lifetime = sessionLifetime(settings);
   const signed = settings.Keys.length > 0;
   if (signed) app.keys = [...settings.Keys];
+  // The tokens whose record exists in the store as far as a request knows: loaded by it, or created by it.
+  const existing = new WeakMap<object, Set<string>>();
+  const remember = (ctx: unknown, token: string) => {
+    if (typeof ctx !== 'object' || ctx === null) return;
+    const tokens = existing.get(ctx);
+    if (tokens) tokens.add(token);
+    else existing.set(ctx, new Set([token]));
+  };
 
   const externalStore = {
-    async get(token: string): Promise<StoredRecord | undefined> {
+    async get(token: string, _maxAge: unknown, { ctx }: { ctx?: unknown }): Promise<StoredRecord | undefined> {
       if (!isSessionToken(token)) return undefined;
       const key = sessionStoreKey(token);
       const record = await store.get(key);
@@ -52,12 +65,21 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
         await Promise.all([store.destroy(key), releaseExpired(record)]);
         return undefined;
       }
+      remember(ctx, token);
       return record;
     },
-    async set(token: string, record: StoredRecord): Promise<void> {
+    async set(token: string, record: StoredRecord, _maxAge: unknown, { ctx }: { ctx?: unknown }): Promise<void> {
       const now = clock.now();
       const times = readTimes(record) ?? { createdAt: now, lastSeenAt: now };
-      await store.set(sessionStoreKey(token), { ...record, ...times }, remainingMs(times, lifetime, now));
+      const key = sessionStoreKey(token);
+      const ttl = remainingMs(times, lifetime, now);
+      if (typeof ctx === 'object' && ctx !== null && existing.get(ctx)?.has(token)) {
+        // false: removed meanwhile (a logout); the request's changes go with it.
+        await store.replace(key, { ...record, ...times }, ttl);
+        return;
+      }
+      if (!(await store.create(key, { ...record, ...times }, ttl))) throw new Error('A new session id collided.');
+      remember(ctx, token);
     },
     async destroy(token: string): Promise<void> {
       await store.destroy(sessionStoreKey(token));

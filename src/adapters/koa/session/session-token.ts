@@ -1,5 +1,6 @@
 import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { encodeHexLowerCase } from '@oslojs/encoding';
+import { randomToken } from '../../../application/random-token.js';
 
 /**
  * The session cookie carries only an opaque token of 256 random bits (koa-session's
@@ -7,27 +8,7 @@ import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
  * of the store yields no usable cookie.
  */
 export function newSessionToken(): string {
-  const bytes = randomBytes32();
-  const token = encodeBase64urlNoPadding(bytes);
-  bytes.fill(0); // a used slice of the pool never lingers
-  return token;
-}
-
-// koa-session generates an id for every request without a cookie, saved or not, and one
-// getRandomValues call per id (a system call) was 4% of the anonymous path's time (npm run
-// bench). The bytes are drawn from the OS in blocks instead, as crypto.randomUUID() does.
-const TOKENS_PER_REFILL = 128;
-const pool = new Uint8Array(32 * TOKENS_PER_REFILL);
-let offset = pool.length;
-
-function randomBytes32(): Uint8Array {
-  if (offset === pool.length) {
-    crypto.getRandomValues(pool);
-    offset = 0;
-  }
-  const bytes = pool.subarray(offset, offset + 32);
-  offset += 32;
-  return bytes;
+  return randomToken(32);
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

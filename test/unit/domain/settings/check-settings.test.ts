@@ -219,43 +219,57 @@ describe('checkSettings', () => {
   });
 
   it('requires an https PublicOrigin in production', () => {
-    expect(errorKeys(checkSettings(defaultSettings(), context({ environment: 'production' })))).to.deep.equal([
+    const trusted = (change: (s: ProjectTemplateSettings) => void = () => undefined) =>
+      withSettings((s) => {
+        s.Hosting.TrustProxy = true;
+        change(s);
+      });
+    expect(errorKeys(checkSettings(trusted(), context({ environment: 'production' })))).to.deep.equal([
       'ProjectTemplate:Hosting:PublicOrigin',
     ]);
-    const http = withSettings((s) => (s.Hosting.PublicOrigin = 'http://app.example.com'));
+    const http = trusted((s) => (s.Hosting.PublicOrigin = 'http://app.example.com'));
     expect(errorKeys(checkSettings(http, context({ environment: 'production' })))).to.deep.equal([
       'ProjectTemplate:Hosting:PublicOrigin',
     ]);
     const withPath = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com/app'));
     expect(errorKeys(checkSettings(withPath, context()))).to.deep.equal(['ProjectTemplate:Hosting:PublicOrigin']);
-    const good = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
+    const good = trusted((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
     expect(errorKeys(checkSettings(good, context({ environment: 'production' })))).to.deep.equal([]);
   });
 
-  it('warns in production about the per-process memory store and an untrusted proxy', () => {
+  it('refuses production without TrustProxy, naming the key and why, unless authentication is off (no cookie is ever set)', () => {
     const settings = withSettings((s) => (s.Hosting.PublicOrigin = 'https://app.example.com'));
+    const problems = checkSettings(settings, context({ environment: 'production' }));
+    expect(errorKeys(problems)).to.deep.equal(['ProjectTemplate:Hosting:TrustProxy']);
+    expect(problems.find((p) => p.severity === 'error')?.message).to.match(/X-Forwarded-Proto.*Secure session cookie/);
+    settings.Authentication.Enabled = false;
+    settings.Authorization.RequireAuthenticatedUserByDefault = false;
+    expect(errorKeys(checkSettings(settings, context({ environment: 'production' })))).to.deep.equal([]);
+  });
+
+  it('warns in production about the per-process memory store', () => {
+    const settings = withSettings((s) => {
+      s.Hosting.PublicOrigin = 'https://app.example.com';
+      s.Hosting.TrustProxy = true;
+    });
     const warnings = () =>
       checkSettings(settings, context({ environment: 'production' }))
         .filter((p) => p.severity === 'warning')
         .map((w) => w.key);
-    expect(warnings()).to.have.members(['ProjectTemplate:Session:Store', 'ProjectTemplate:Hosting:TrustProxy']);
-    settings.Hosting.TrustProxy = true;
+    expect(warnings()).to.have.members(['ProjectTemplate:Session:Store']);
     settings.Session.Store = 'Redis';
     settings.Session.Redis.Url = 'redis://cache:6379';
     expect(warnings()).to.deep.equal([]);
   });
 
-  it('requires MaxSessions to be a whole number of at least 1', () => {
-    for (const value of [0, 1.5, -3]) {
-      expect(
-        errorKeys(
-          checkSettings(
-            withSettings((s) => (s.Session.MaxSessions = value)),
-            context(),
-          ),
-        ),
-        String(value),
-      ).to.deep.equal(['ProjectTemplate:Session:MaxSessions']);
+  it('requires MaxSessions, MaxPendingSignIns and PendingSignInsPerClient to be whole numbers of at least 1', () => {
+    for (const name of ['MaxSessions', 'MaxPendingSignIns', 'PendingSignInsPerClient'] as const) {
+      for (const value of [0, 1.5, -3]) {
+        const settings = withSettings((s) => (s.Session[name] = value));
+        expect(errorKeys(checkSettings(settings, context())), `${name} ${value}`).to.deep.equal([
+          `ProjectTemplate:Session:${name}`,
+        ]);
+      }
     }
   });
 

@@ -1,33 +1,5 @@
-import type { Context } from 'koa';
-import type { SessionTokens } from '../../../application/ports/identity-provider.js';
-import type { Claim, Principal } from '../../../domain/claims/principal.js';
-
-/**
- * The server-side session record, as Gatehouse uses it. koa-session exposes it as
- * `ctx.session`; these helpers read it field by field, since it comes back from a store.
- */
-export interface SessionFields {
-  /** Reference of the sign-in record holding the principal and anti-forgery token (`SignInRecords`). */
-  signIn?: string;
-  /** Whether tokens are saved for this sign-in (`SavedTokens`), and what requests need to know of them. */
-  tokensSaved?: boolean;
-  tokensExpireAt?: number;
-  tokensRefreshable?: boolean;
-  createdAt?: number;
-  lastSeenAt?: number;
-  /** Random value binding sign-in flows to this browser; survives the id change at sign-in. */
-  flowBinding?: string;
-  /** Store keys of this browser's pending sign-in flows, oldest first. */
-  pendingFlows?: string[];
-}
-
-type KoaSession = NonNullable<Context['session']>;
-
-export function sessionOf(ctx: Context): KoaSession & SessionFields {
-  const session = ctx.session;
-  if (!session) throw new Error('session middleware is not mounted');
-  return session as KoaSession & SessionFields;
-}
+import type { Claim, Principal } from '../../domain/claims/principal.js';
+import type { SessionTokens } from '../ports/identity-provider.js';
 
 /**
  * The principal as the sign-in record stores it: claims as `[type, value]` pairs when
@@ -62,6 +34,7 @@ export function readPrincipal(value: unknown): Principal | undefined {
   return { scheme, claims: narrowed };
 }
 
+/** Reads stored tokens back, field by field. */
 export function readTokens(value: unknown): SessionTokens | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { accessToken, tokenType, refreshToken, idToken, expiresAt } = value as Record<string, unknown>;
@@ -73,8 +46,4 @@ export function readTokens(value: unknown): SessionTokens | undefined {
     ...(typeof idToken === 'string' ? { idToken } : {}),
     ...(typeof expiresAt === 'number' ? { expiresAt } : {}),
   };
-}
-
-export function readPendingFlows(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RecentlyUsed } from '../../../src/adapters/koa/session/recently-used.js';
+import { RecentlyUsed } from '../../../src/application/sign-in/recently-used.js';
 
 describe('RecentlyUsed (a bounded map)', () => {
   it('forgets the least recently used entry once full; a read counts as a use', () => {

@@ -1,15 +1,16 @@
 /**
- * Holds the provider's discovered configuration once it has been loaded. Concurrent
- * callers share one attempt; a failed attempt is forgotten, so the next call tries again
- * (an identity provider that was down at startup must not stay "down" until a restart).
+ * A value loaded from the network once (a provider's discovered configuration) and kept
+ * after the first success. Concurrent callers share one attempt; a failed attempt is
+ * forgotten, so the next call tries again (a provider that was down at startup must not
+ * stay "down" until a restart).
  */
-export class DiscoveryCache<T> {
+export class LoadedOnce<T> {
   #value: T | undefined;
   #pending: Promise<T> | undefined;
 
   constructor(private readonly load: () => Promise<T>) {}
 
-  /** True once a discovery has succeeded. */
+  /** True once a load has succeeded. */
   get loaded(): boolean {
     return this.#value !== undefined;
   }

@@ -1,9 +1,11 @@
-import { encodeBase64urlNoPadding } from '@oslojs/encoding';
-import type { SessionStore, StoredRecord } from '../../../application/ports/session-store.js';
-import { displayName, type Claim, type Principal } from '../../../domain/claims/principal.js';
-import { newAntiForgeryToken } from '../anti-forgery.js';
+import { inject, injectable } from 'tsyringe';
+import { displayName, type Claim, type Principal } from '../../domain/claims/principal.js';
+import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
+import { SessionStoreToken, type SessionStore, type StoredRecord } from '../ports/session-store.js';
+import { randomToken } from '../random-token.js';
+import { SettingsToken } from '../settings-token.js';
 import { RecentlyUsed } from './recently-used.js';
-import { readPrincipal, storePrincipal, type SessionFields } from './session-state.js';
+import { readPrincipal, storePrincipal } from './stored-principal.js';
 
 /** What a completed sign-in established, as every request of the session sees it. */
 export interface SignIn {
@@ -21,38 +23,42 @@ const CACHED_SIGN_INS = 10_000;
 
 /**
  * The principal and anti-forgery token live in their own write-once record, which the
- * session references (`signIn`), not in the session record itself. koa-session
- * serializes and checksums the whole session twice on every request to notice changes
- * (npm run bench: with the principal inside, that was the largest cost of an
- * authenticated request and grew with every claim). A sign-in record never changes
- * after it is written, so each process keeps recently used ones decoded and cannot
- * serve a stale one; logout still takes effect everywhere at once, because the small
- * session record that points here is read from the store on every request.
+ * session record references (`signIn`), not in the session record itself: the session
+ * middleware serializes and checksums the session record twice on every request to
+ * notice changes, and with the principal inside that was the largest cost of an
+ * authenticated request (README, Performance). A sign-in record never changes after it
+ * is written, so each process keeps recently used ones decoded and cannot serve a stale
+ * one. The session record is the one source of truth for "signed in": it is read from the
+ * store on every request and can never be written back once removed, so a logout on any
+ * instance takes effect on every instance at the session's next request.
  */
+@injectable()
 export class SignInRecords {
   private readonly decoded = new RecentlyUsed<string, SignIn>(CACHED_SIGN_INS);
+  /** As long as a session can live: its absolute lifetime from sign-in. */
+  private readonly ttlMs: number;
 
   constructor(
-    private readonly store: SessionStore,
-    /** As long as a session can live (its absolute lifetime from sign-in). */
-    private readonly ttlMs: number,
-  ) {}
+    @inject(SessionStoreToken) private readonly store: SessionStore,
+    @inject(SettingsToken) settings: ProjectTemplateSettings,
+  ) {
+    this.ttlMs = settings.Session.AbsoluteLifetime * 1000;
+  }
 
-  /** Writes the record of a new sign-in and points the session at it (dropping an earlier one). */
-  async create(session: SessionFields, principal: Principal): Promise<SignIn> {
-    await this.drop(session);
+  /** Writes the record of a new sign-in: a fresh reference, the principal and a fresh anti-forgery token. */
+  async create(principal: Principal): Promise<SignIn> {
     const ref = newRecordRef();
-    const csrf = newAntiForgeryToken();
-    await this.store.set(key(ref), { principal: storePrincipal(principal), csrf }, this.ttlMs);
-    session.signIn = ref;
+    const csrf = randomToken(32);
+    if (!(await this.store.create(key(ref), { principal: storePrincipal(principal), csrf }, this.ttlMs))) {
+      throw new Error('A new sign-in reference collided with an existing one.');
+    }
     const signIn = frozen(ref, principal, csrf);
     this.decoded.set(ref, signIn);
     return signIn;
   }
 
-  /** The session's sign-in, or undefined when it has none or its record is gone. */
-  async read(session: SessionFields): Promise<SignIn | undefined> {
-    const ref = session.signIn;
+  /** The sign-in a session points to, or undefined when it points to none or its record is gone. */
+  async read(ref: string | undefined): Promise<SignIn | undefined> {
     if (typeof ref !== 'string') return undefined;
     const cached = this.decoded.get(ref);
     if (cached) return cached;
@@ -61,21 +67,16 @@ export class SignInRecords {
     return signIn;
   }
 
-  /** Removes the session's sign-in record (logout, or a new sign-in replacing it). */
-  async drop(session: SessionFields): Promise<void> {
-    const ref = session.signIn;
-    if (typeof ref === 'string') await this.release(ref);
-    delete session.signIn;
+  /** Removes a sign-in record (logout, a new sign-in replacing it, the session's expiry). */
+  async release(ref: string | undefined): Promise<void> {
+    if (typeof ref !== 'string') return;
+    this.decoded.delete(ref);
+    await this.store.destroy(key(ref));
   }
 
   /** Removes the record a stored session points to: the session ended without a request of its own (expiry). */
   async releaseFor(record: StoredRecord): Promise<void> {
     if (typeof record.signIn === 'string') await this.release(record.signIn);
-  }
-
-  private async release(ref: string): Promise<void> {
-    this.decoded.delete(ref);
-    await this.store.destroy(key(ref));
   }
 }
 
@@ -85,7 +86,7 @@ export class SignInRecords {
  * idle session keeps it twice (in its record and as the key of this one).
  */
 function newRecordRef(): string {
-  return encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(16)));
+  return randomToken(16);
 }
 
 function key(ref: string): string {

@@ -1,4 +1,4 @@
-import type { Governance, GovernanceDecision } from '../ports/governance.js';
+import type { Governance, GovernanceDecision } from '../../application/ports/governance.js';
 
 /** The default governance: allows everything and records nothing, until an application plugs in its own. */
 export class AllowAllGovernance implements Governance {

@@ -1,8 +1,12 @@
 import { AuthorizationResponseError, ResponseBodyError, WWWAuthenticateChallengeError } from 'openid-client';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import { oauthErrorCode, providerError } from './authorization-response.js';
 
-/** Which call failed: the same library error means different things at different steps. */
-export type OidcStage = 'discovery' | 'callback' | 'userinfo' | 'refresh';
+/**
+ * Which call failed: the same library error means different things at different steps.
+ * `metadata` is loading the provider's configuration (OpenID discovery, keys).
+ */
+export type OAuthStage = 'metadata' | 'callback' | 'userinfo' | 'refresh';
 
 /**
  * What may be logged of a library error: names and codes along its cause chain, and the
@@ -44,10 +48,11 @@ const ID_TOKEN_CODES = new Set([
 ]);
 
 /**
- * The one place where openid-client (and oauth4webapi) errors become Gatehouse codes.
- * Anything not recognized fails closed with the stage's default code.
+ * The one place where openid-client (and oauth4webapi) errors become Gatehouse codes, for
+ * every provider built on openid-client's OAuth 2.0 functions. Anything not recognized
+ * fails closed with the stage's default code.
  */
-export function translateOidcError(err: unknown, stage: OidcStage): GatehouseError {
+export function translateOAuthError(err: unknown, stage: OAuthStage): GatehouseError {
   if (isGatehouseError(err)) return err;
   const chain = causeChain(err);
 
@@ -69,7 +74,7 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
     return unreachable(err);
   }
   // Unusable metadata (issuer mismatch, plain http refused, not JSON) is an outage for this service.
-  if (stage === 'discovery') return unreachable(err);
+  if (stage === 'metadata') return unreachable(err);
 
   if (err instanceof AuthorizationResponseError) return providerError(err.error);
   if (stage === 'userinfo') {
@@ -79,6 +84,12 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
     });
   }
   if (err instanceof ResponseBodyError) {
+    // RFC 6749 5.2: the refresh token is invalid, expired or revoked: a definite refusal.
+    if (stage === 'refresh' && err.error === 'invalid_grant') {
+      return new GatehouseError('idp.refresh_refused', 'The identity provider no longer accepts the refresh token.', {
+        cause: summaryError(err),
+      });
+    }
     return tokenExchangeFailed(err, oauthErrorCode(err.error));
   }
   if (err instanceof WWWAuthenticateChallengeError) {
@@ -110,18 +121,6 @@ export function translateOidcError(err: unknown, stage: OidcStage): GatehouseErr
   return tokenExchangeFailed(err, 'invalid_response');
 }
 
-/**
- * An authorization error response (RFC 6749 4.1.2.1, e.g. `access_denied`): the OAuth
- * error code is named, the free-text error_description is not echoed.
- */
-export function providerError(oauthError: unknown): GatehouseError {
-  return new GatehouseError(
-    'idp.provider_error',
-    `The identity provider refused the sign-in (${oauthErrorCode(oauthError)}).`,
-    { safe: true },
-  );
-}
-
 export function summarizeLibraryError(err: unknown): LibraryErrorSummary {
   const [head, ...causes] = causeChain(err);
   const summary: LibraryErrorSummary = {
@@ -132,11 +131,6 @@ export function summarizeLibraryError(err: unknown): LibraryErrorSummary {
   if (err instanceof ResponseBodyError || err instanceof AuthorizationResponseError)
     summary.oauthError = oauthErrorCode(err.error);
   return summary;
-}
-
-/** RFC 6749 5.2 error codes are short ASCII words; anything else is not echoed. */
-function oauthErrorCode(value: unknown): string {
-  return typeof value === 'string' && /^[a-z0-9_.-]{1,64}$/i.test(value) ? value : 'unrecognized_error';
 }
 
 function unreachable(err: unknown): GatehouseError {
@@ -157,7 +151,7 @@ function tokenExchangeFailed(err: unknown, oauthError: string): GatehouseError {
 /** A cause safe to keep on the GatehouseError: names and codes, nothing the library carried. */
 function summaryError(err: unknown): Error {
   const { name, code } = summarizeLibraryError(err);
-  return Object.assign(new Error(code === undefined ? name : `${name} ${code}`), { name: 'OidcLibraryError', code });
+  return Object.assign(new Error(code === undefined ? name : `${name} ${code}`), { name: 'OAuthLibraryError', code });
 }
 
 interface ChainLink {

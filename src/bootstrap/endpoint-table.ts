@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DependencyContainer } from 'tsyringe';
+import { GovernanceToken, type Governance } from '../application/ports/governance.js';
+import type { IdentityProvider } from '../application/ports/identity-provider.js';
+import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
+import { CheckReadiness } from '../application/use-cases/check-readiness.js';
+import { SignOut } from '../application/use-cases/sign-out.js';
+import type { Endpoint } from '../adapters/koa/endpoint.js';
+import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
+import { appInfoRoutes } from '../adapters/koa/routes/app-info-routes.js';
+import { errorRoutes } from '../adapters/koa/routes/error-routes.js';
+import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
+import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
+import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
+import type { PolicyRegistry } from '../domain/authorization/policies.js';
+import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
+
+export interface EndpointTableParts {
+  container: DependencyContainer;
+  settings: ProjectTemplateSettings;
+  environment: Environment;
+  rootDir: string;
+  startedAt: number;
+  now: () => number;
+  policies: PolicyRegistry;
+  identityProviders: readonly IdentityProvider[];
+  flowBinding: FlowBindingCookie;
+}
+
+/**
+ * Every routed endpoint of the application, in one table: what `npm run routes` prints,
+ * what the anonymous-allowlist test checks, and what the app mounts. Add yours here.
+ */
+export function endpointTable(parts: EndpointTableParts): Endpoint[] {
+  const { container, settings, environment } = parts;
+  return [
+    ...healthRoutes(container.resolve(CheckReadiness)),
+    ...errorRoutes(),
+    ...accountRoutes({
+      providers: parts.identityProviders.map((p) => p.info),
+      authenticationEnabled: settings.Authentication.Enabled,
+      signOut: container.resolve(SignOut),
+      // Forms must come from the configured origin; without one (development), from the request's own.
+      publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
+    }),
+    ...externalRoutes({ beginSignIn: container.resolve(BeginSignIn), flowBinding: parts.flowBinding }),
+    ...homeRoutes({ policies: parts.policies }),
+    ...appInfoRoutes({
+      info: appInfo(parts.rootDir, environment, parts.startedAt),
+      governance: container.resolve<Governance>(GovernanceToken),
+      now: parts.now,
+    }),
+  ];
+}
+
+function appInfo(rootDir: string, environment: Environment, startedAt: number) {
+  const manifest: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
+  const field = (name: string) =>
+    typeof manifest === 'object' && manifest !== null && name in manifest
+      ? String((manifest as Record<string, unknown>)[name])
+      : 'unknown';
+  return { name: field('name'), version: field('version'), environment, startedAt };
+}

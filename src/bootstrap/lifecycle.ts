@@ -1,0 +1,35 @@
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+import type { DrainState } from '../application/drain-state.js';
+import type { SessionStores } from './session-stores.js';
+
+export interface Lifecycle {
+  /** Connects the stores, then listens. */
+  listen(port: number, host: string): Promise<Server>;
+  /** Readiness 503 at once, keep serving for the drain period, stop accepting, let requests finish, close stores. */
+  shutdown(): Promise<void>;
+}
+
+export function lifecycle(app: Koa, stores: SessionStores, drain: DrainState, drainSeconds: number): Lifecycle {
+  let server: Server | undefined;
+  return {
+    listen: async (port, host) => {
+      await stores.connect();
+      return new Promise((resolve, reject) => {
+        const listening = app.listen(port, host, () => resolve(listening));
+        listening.once('error', reject);
+        server = listening;
+      });
+    },
+    shutdown: async () => {
+      drain.startDraining();
+      await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
+      if (server) {
+        const closed = new Promise((resolve) => server?.close(resolve));
+        server.closeIdleConnections();
+        await closed;
+      }
+      await stores.close();
+    },
+  };
+}
