@@ -106,7 +106,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const identityProviders = publicOrigin.problem
     ? []
     : await createIdentityProviders(
-        { settings, publicOrigin: publicOrigin.value, environment, logger, clock },
+        { settings, publicOrigin: publicOrigin.value, environment, logger, clock, sessionStore: stores.sessions },
         refusedByAdapters,
       );
   const healthChecks: HealthCheck[] = [

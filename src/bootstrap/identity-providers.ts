@@ -1,6 +1,7 @@
 import type { Clock } from '../application/ports/clock.js';
 import type { IdentityProvider } from '../application/ports/identity-provider.js';
 import type { Logger } from '../application/ports/logger.js';
+import type { SessionStore } from '../application/ports/session-store.js';
 import { isGatehouseError } from '../domain/errors.js';
 import { registeredProviders } from '../domain/settings/check-settings.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
@@ -14,6 +15,8 @@ export interface ProviderContext {
   environment: Environment;
   logger: Logger;
   clock: Clock;
+  /** The signed-in store, shared by every instance: for records that must hold across instances (a SAML replay cache). */
+  sessionStore: SessionStore;
 }
 
 /**
