@@ -56,6 +56,10 @@ export interface DemoIdentityProviderOptions {
 export interface DemoIdentityProvider {
   issuer: string;
   users: typeof DEMO_USERS;
+  /** Requests its token endpoint received (code redemptions and refreshes). */
+  readonly tokenRequests: number;
+  /** While true, the provider accepts connections and never answers (an outage that hangs). */
+  stalled: boolean;
   close(): Promise<void>;
 }
 
@@ -75,7 +79,10 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   const host = options.host ?? '127.0.0.1';
   const issuerPath = (options.issuerPath ?? '').replace(/\/+$/, '');
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let tokenRequests = 0;
   const server = createServer((req, res) => {
+    if (state.stalled) return; // never answered; close() drops the connection
+    if (req.method === 'POST' && req.url?.split('?')[0] === `${issuerPath}/token`) tokenRequests += 1;
     // oidc-provider routes on the path below its mount point: strip the issuer path as a
     // mount would, keeping originalUrl so that it builds its URLs with the prefix.
     if (issuerPath && req.url?.startsWith(issuerPath)) {
@@ -148,15 +155,20 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   });
   handle = provider.callback();
 
-  return {
+  const state: DemoIdentityProvider = {
     issuer,
     users: DEMO_USERS,
+    get tokenRequests() {
+      return tokenRequests;
+    },
+    stalled: false,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),
   };
+  return state;
 }
 
 /** A fresh RS256 key for this process (2048 bits: openid-client refuses smaller RSA keys). */

@@ -1,3 +1,5 @@
+import type { ProviderAnswer } from './identity-provider-harness.js';
+
 /**
  * Plays the browser through oidc-provider's dev login over plain HTTP: follows redirects
  * by hand, keeps cookies, posts the login form (any password) and the consent form, and
@@ -62,6 +64,23 @@ export async function driveOidcLogin(
   cookieJar: CookieJar = new CookieJar(),
   options: DriveOidcLoginOptions = {},
 ): Promise<URL> {
+  const answer = await driveOidcAnswer(authorizationUrl, login, cookieJar, options);
+  if (answer.method !== 'GET')
+    throw new Error('driveOidcLogin: the provider answered with a form_post; use driveOidcAnswer');
+  return new URL(answer.url);
+}
+
+/**
+ * Drives the authorization request to its answer, as the provider sends it back: a
+ * redirect to the client (`response_mode=query`), or the provider's self-submitting page
+ * POSTing the response to the client (`response_mode=form_post`), read from its form.
+ */
+export async function driveOidcAnswer(
+  authorizationUrl: string,
+  login: 'admin' | 'user',
+  cookieJar: CookieJar = new CookieJar(),
+  options: DriveOidcLoginOptions = {},
+): Promise<ProviderAnswer> {
   const redirectUri = options.redirectUri ?? new URL(authorizationUrl).searchParams.get('redirect_uri');
   if (!redirectUri) throw new Error('driveOidcLogin: no redirect_uri in the authorization URL and none given');
 
@@ -73,11 +92,13 @@ export async function driveOidcLogin(
       const location = response.headers.get('location');
       if (!location) throw new Error(`driveOidcLogin: ${response.status} without Location at ${url}`);
       url = new URL(location, url).href;
-      if (url.startsWith(redirectUri)) return new URL(url);
+      if (url.startsWith(redirectUri)) return { method: 'GET', url };
       response = await cookieJar.fetch(url);
       continue;
     }
     const page = await response.text();
+    const formPost = formPostTo(page, redirectUri);
+    if (formPost) return formPost;
     const form = /<form[^>]*action="([^"]+)"[^>]*>\s*<input type="hidden" name="prompt" value="(login|consent)"/.exec(
       page,
     );
@@ -105,6 +126,17 @@ export async function driveOidcLogin(
     response = await cookieJar.fetch(url, { method: 'POST', body });
   }
   throw new Error('driveOidcLogin: too many steps');
+}
+
+/** OAuth 2.0 Form Post Response Mode: the page's form, if it posts to the client. */
+function formPostTo(page: string, redirectUri: string): ProviderAnswer | undefined {
+  const form = /<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(page);
+  if (!form?.[1] || unescapeHtml(form[1]) !== redirectUri) return undefined;
+  const fields: Record<string, string> = {};
+  for (const input of (form[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) {
+    fields[unescapeHtml(input[1] ?? '')] = unescapeHtml(input[2] ?? '');
+  }
+  return { method: 'POST', url: redirectUri, form: fields };
 }
 
 function isExpiry(attribute: string): boolean {

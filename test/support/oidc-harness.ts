@@ -1,0 +1,53 @@
+import { deliverAnswer } from './deliver-answer.js';
+import { CookieJar, driveOidcAnswer } from './drive-oidc-login.js';
+import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
+import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, TestBrowser } from './oidc-app.js';
+
+/** OpenID Connect against the real oidc-provider, answering by redirect or by form_post. */
+export function oidcHarness(responseMode: 'query' | 'form_post'): ProviderHarness {
+  return {
+    name: `OpenIdConnect (oidc-provider, response_mode=${responseMode})`,
+    key: 'OpenIdConnect',
+    async start(env = {}): Promise<HarnessRun> {
+      const port = await freePort();
+      const idp = await startIdentityProvider([`http://127.0.0.1:${port}`]);
+      const app = await startOidcApp(idp.issuer, port, {
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__ResponseMode: responseMode,
+        ...env,
+      });
+      const answer = async (location: string, outcome: 'accept' | 'deny' = 'accept') => {
+        const answered = await driveOidcAnswer(location, 'admin', new CookieJar(), { deny: outcome === 'deny' });
+        const expected = responseMode === 'form_post' ? 'POST' : 'GET';
+        if (answered.method !== expected)
+          throw new Error(`the provider answered by ${answered.method}, not ${expected}`);
+        return answered;
+      };
+      return {
+        app,
+        scheme: 'OpenIdConnect',
+        answer,
+        expected: { subject: 'admin', name: 'Ada Admin', email: 'ada@example.test' },
+        redeemed: async () => idp.tokenRequests,
+        async provokeTimeout() {
+          const browser = new TestBrowser();
+          const challenge = await browser.get(`${app.url}/External/Challenge?provider=OpenIdConnect`);
+          const ready = await answer(challenge.headers.get('location') ?? '');
+          idp.stalled = true;
+          try {
+            return await deliverAnswer(browser, ready, app.url);
+          } finally {
+            idp.stalled = false;
+          }
+        },
+        secretsOf: (delivered: ProviderAnswer) => {
+          const params = delivered.form ?? Object.fromEntries(new URL(delivered.url).searchParams);
+          return [CLIENT_SECRET, params.code ?? 'no code', params.state ?? 'no state'];
+        },
+        close: async () => {
+          await app.close();
+          await idp.close();
+        },
+      };
+    },
+  };
+}
