@@ -15,6 +15,36 @@ describe('startup (the real entry point)', function () {
     expect(await exitOf(child)).to.equal(0);
   });
 
+  for (const [when, requests] of [
+    ['with its last lines still held', 0],
+    ['after log lines failed to reach it', 50],
+  ] as const) {
+    it(`stops within its bound on SIGTERM once the reader of its stdout has gone (a closed pipe), ${when}`, async () => {
+      const { child, output } = spawnMain({});
+      const url = await listeningUrl(output, child);
+      child.stdout?.destroy(); // the log shipper died: every later write to stdout fails with EPIPE
+      for (let i = 0; i < requests; i++) await fetch(`${url}/`, { redirect: 'manual' });
+      const started = performance.now();
+      child.kill('SIGTERM');
+      const hung = new Promise((resolve) => setTimeout(() => resolve('still running after 5 s'), 5_000));
+      const exited = await Promise.race([exitOf(child), hung]);
+      if (exited !== 0) child.kill('SIGKILL');
+      expect(exited, 'the process exits by itself').to.equal(0);
+      expect(performance.now() - started).to.be.below(3_000);
+    });
+  }
+
+  it('refuses production without Hosting:TrustProxy, naming the key and why', async () => {
+    const { child, output } = spawnMain({
+      NODE_ENV: 'production',
+      ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com',
+    });
+    expect(await exitOf(child)).to.equal(1);
+    expect(output().stderr).to.match(
+      /ProjectTemplate:Hosting:TrustProxy must be true in production: .*X-Forwarded-Proto/,
+    );
+  });
+
   it('fails before listening, naming every missing key, and never prints a configured secret', async () => {
     const { child, output } = spawnMain({
       [`${OIDC}Enabled`]: 'true',

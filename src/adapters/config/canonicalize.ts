@@ -7,21 +7,31 @@ export function isPlainObject(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What canonicalizing one source found wrong with its keys. */
+export interface KeyFindings {
+  /** Keys the schema does not know. */
+  unknown: UnknownKey[];
+  /** Paths set more than once in one source under spellings that differ only in letter case. */
+  duplicates: string[][];
+}
+
 /**
  * Rewrites one source's keys to the schema's spelling (operators expect case-insensitive
  * keys), turns index-keyed objects from environment variables (`Scopes__0`) into arrays,
- * and collects the keys the schema does not know instead of silently dropping them.
+ * and collects the keys the schema does not know instead of silently dropping them. One
+ * key set twice in one source under two spellings (`Enabled` and `ENABLED`) is collected
+ * too: which one wins would depend on the order variables happen to be listed in.
  */
-export function canonicalize(value: unknown, schema: Schema, path: string[], unknown: UnknownKey[]): unknown {
+export function canonicalize(value: unknown, schema: Schema, path: string[], findings: KeyFindings): unknown {
   if (schema.type === 'array' && isPlainObject(value) && Object.keys(value).every((k) => /^\d+$/.test(k))) {
     const items = Object.entries(value)
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([, item]) => item);
-    return canonicalize(items, schema, path, unknown);
+    return canonicalize(items, schema, path, findings);
   }
   if (schema.type === 'array' && Array.isArray(value)) {
     const itemSchema = (schema.items ?? {}) as Schema;
-    return value.map((item, index) => canonicalize(item, itemSchema, [...path, String(index)], unknown));
+    return value.map((item, index) => canonicalize(item, itemSchema, [...path, String(index)], findings));
   }
   if (schema.type !== 'object' || !isPlainObject(value)) return value;
 
@@ -32,14 +42,31 @@ export function canonicalize(value: unknown, schema: Schema, path: string[], unk
   for (const [key, child] of Object.entries(value)) {
     const canonical = known.find((name) => name.toLowerCase() === key.toLowerCase());
     if (canonical) {
-      // `Authentication` and `authentication` may both appear in one source: merge, do not overwrite.
-      const value = canonicalize(child, properties[canonical] ?? {}, [...path, canonical], unknown);
+      const value = canonicalize(child, properties[canonical] ?? {}, [...path, canonical], findings);
       const existing = result[canonical];
-      result[canonical] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
-    } else if (freeForm) result[key] = canonicalize(child, freeForm, [...path, key], unknown);
-    else unknown.push({ path: [...path, key], siblings: known });
+      result[canonical] =
+        existing === undefined ? value : mergeSpellings(existing, value, [...path, canonical], findings.duplicates);
+    } else if (freeForm) result[key] = canonicalize(child, freeForm, [...path, key], findings);
+    else findings.unknown.push({ path: [...path, key], siblings: known });
   }
   return result;
+}
+
+/**
+ * `Authentication__Enabled` and `AUTHENTICATION__DefaultScheme` name different keys under
+ * two spellings of one section: their children merge. Where both spellings reach the same
+ * key, that key is a duplicate.
+ */
+function mergeSpellings(first: unknown, second: unknown, path: string[], duplicates: string[][]): unknown {
+  if (!isPlainObject(first) || !isPlainObject(second)) {
+    duplicates.push(path);
+    return second;
+  }
+  const merged: Tree = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    merged[key] = key in merged ? mergeSpellings(merged[key], value, [...path, key], duplicates) : value;
+  }
+  return merged;
 }
 
 /** Later sources win; objects merge key by key, arrays and scalars are replaced whole. */

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnknownKey } from '../../domain/settings/check-settings.js';
 import { defaultSettings } from '../../domain/settings/default-settings.js';
-import { error, type SettingsProblem } from '../../domain/settings/problem.js';
+import { error, keyOf, type SettingsProblem } from '../../domain/settings/problem.js';
 import type { Environment, ProjectTemplateSettings } from '../../domain/settings/settings.js';
-import { canonicalize, deepMerge, isPlainObject, type Tree } from './canonicalize.js';
+import { canonicalize, deepMerge, isPlainObject, type KeyFindings, type Tree } from './canonicalize.js';
 import { parseDotenv, treeFromEnvironment } from './environment-source.js';
 import { projectTemplateSchema, secretKeyPaths } from './schema.js';
 import { validateTypes } from './validate-types.js';
@@ -18,8 +18,6 @@ export interface LoadedConfiguration {
   problems: SettingsProblem[];
   /** The configured values of every secret key, so that the log can redact them wherever they appear. */
   secretValues: string[];
-  /** Everything read from the process environment and `.env`, the one place other modules may ask. */
-  variables: Record<string, string | undefined>;
 }
 
 /**
@@ -33,20 +31,30 @@ export function loadConfiguration(
 ): LoadedConfiguration {
   const problems: SettingsProblem[] = [];
   const dotenvPath = join(rootDir, '.env');
-  const variables = { ...(existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath, 'utf8')) : {}), ...processEnv };
+  const dotenv = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath, 'utf8')) : {};
+  const variables = { ...dotenv, ...processEnv };
   const nodeEnv = variables.NODE_ENV ?? 'development';
   const environment = environmentOf(nodeEnv);
 
-  const unknownKeys: UnknownKey[] = [];
+  const findings: KeyFindings = { unknown: [], duplicates: [] };
   const sources: Tree[] = [
     defaultSettings() as unknown as Tree,
     readJsonSection(join(rootDir, 'config', 'appsettings.json'), problems),
     readJsonSection(join(rootDir, 'config', `appsettings.${nodeEnv}.json`), problems),
-    treeFromEnvironment(variables),
+    treeFromEnvironment(dotenv),
+    treeFromEnvironment(processEnv),
   ];
   const merged = sources
-    .map((source) => canonicalize(source, projectTemplateSchema, [], unknownKeys) as Tree)
+    .map((source) => canonicalize(source, projectTemplateSchema, [], findings) as Tree)
     .reduce((result, source) => deepMerge(result, source), {});
+  for (const path of findings.duplicates) {
+    problems.push(
+      error(
+        keyOf(...path),
+        'is set more than once in one source, spelled with different letter case: keep one spelling (which one wins would depend on the order the values are read in)',
+      ),
+    );
+  }
   problems.push(...validateTypes(merged));
 
   const settings = merged as unknown as ProjectTemplateSettings;
@@ -54,10 +62,9 @@ export function loadConfiguration(
     settings,
     environment,
     listen: readListen(variables, problems),
-    unknownKeys,
+    unknownKeys: findings.unknown,
     problems,
     secretValues: collectSecretValues(merged),
-    variables,
   };
 }
 

@@ -82,6 +82,44 @@ describe('loadConfiguration', () => {
     expect(JSON.stringify(problems)).not.to.contain('SENTINEL');
   });
 
+  it('refuses one key set twice in one source under spellings that differ in letter case, naming it', () => {
+    const { problems, settings } = loadConfiguration(root, {
+      ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: 'true',
+      PROJECTTEMPLATE__AUTHORIZATION__REQUIREAUTHENTICATEDUSERBYDEFAULT: 'false',
+      projecttemplate__authentication__providers__openidconnect__scopes__0: 'openid',
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__Scopes__0: 'openid',
+    });
+    expect(problems.map((p) => [p.severity, p.key])).to.have.deep.members([
+      ['error', 'ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault'],
+      ['error', 'ProjectTemplate:Authentication:Providers:OpenIdConnect:Scopes'],
+    ]);
+    expect(problems[0]?.message).to.contain('more than once');
+    expect(settings.Authorization.AdministratorRoles, 'the rest still loads').to.deep.equal(['Administrator']);
+  });
+
+  it('merges two spellings of one section when they set different keys', () => {
+    const { problems, settings } = loadConfiguration(root, {
+      ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: 'false',
+      PROJECTTEMPLATE__AUTHORIZATION__ADMINISTRATORROLES__0: 'Owner',
+      ProjectTemplate__Authentication__Enabled: 'false',
+    });
+    expect(problems).to.deep.equal([]);
+    expect(settings.Authorization.RequireAuthenticatedUserByDefault).to.equal(false);
+    expect(settings.Authorization.AdministratorRoles).to.deep.equal(['Owner']);
+  });
+
+  it('lets the environment override .env whatever the letter case: two sources, not a duplicate', () => {
+    writeFileSync(join(root, '.env'), 'PROJECTTEMPLATE__LOGGING__LEVEL=debug\n');
+    const { problems, settings } = loadConfiguration(root, { ProjectTemplate__Logging__Level: 'warn' });
+    expect(problems).to.deep.equal([]);
+    expect(settings.Logging.Level).to.equal('warn');
+  });
+
+  it('refuses the same key twice under two spellings in a JSON file too', () => {
+    writeJson('appsettings.json', { ProjectTemplate: { Logging: { Level: 'info', level: 'debug' } } });
+    expect(loadConfiguration(root, {}).problems.map((p) => p.key)).to.deep.equal(['ProjectTemplate:Logging:Level']);
+  });
+
   it('reports unknown keys with their path instead of dropping them silently', () => {
     writeJson('appsettings.json', { ProjectTemplate: { Authentication: { Provider: {} } } });
     const { unknownKeys } = loadConfiguration(root, {
