@@ -1,10 +1,21 @@
 const REDACTED = '[REDACTED]';
 
-/** Query parameters whose values may be logged; every other value is redacted (codes, tokens, SAML messages, state ...). */
-const LOGGABLE_QUERY_PARAMETERS = new Set(['provider', 'returnurl', 'error']);
+/**
+ * Query parameters whose values may be logged; every other value is redacted (codes,
+ * tokens, SAML messages, state ...). `returnUrl` is logged with its own query redacted.
+ */
+const LOGGABLE_QUERY_PARAMETERS = new Set(['provider', 'error']);
 
 /** The request URL as it may appear in a log line: path, and query values only for harmless names. */
 export function redactUrl(url: string): string {
+  return redactQuery(url, true);
+}
+
+/**
+ * A `returnUrl` is itself a URL whose query may carry a secret (`/reset?token=...`): its
+ * query is redacted as the request's own is, one level deep.
+ */
+function redactQuery(url: string, redactReturnUrl: boolean): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const path = url.slice(0, queryStart);
@@ -22,9 +33,23 @@ export function redactUrl(url: string): string {
         /* a malformed name is logged as sent, its value redacted */
       }
       if (separator === -1) return name;
-      return LOGGABLE_QUERY_PARAMETERS.has(decodedName.toLowerCase()) ? part : `${name}=${REDACTED}`;
+      const lowerName = decodedName.toLowerCase();
+      if (lowerName === 'returnurl') {
+        // One level deep: a return URL inside a return URL is redacted whole.
+        const value = redactReturnUrl ? decodeQueryValue(part.slice(separator + 1)) : undefined;
+        return value === undefined ? `${name}=${REDACTED}` : `${name}=${encodeURIComponent(redactQuery(value, false))}`;
+      }
+      return LOGGABLE_QUERY_PARAMETERS.has(lowerName) ? part : `${name}=${REDACTED}`;
     });
   return `${path}?${parts.join('&')}`;
+}
+
+function decodeQueryValue(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -65,6 +65,15 @@ describe('logging with redaction', () => {
     ['/Saml2/Acs?SAMLResponse=PHNhbWw%2B&RelayState=r', '/Saml2/Acs?SAMLResponse=[REDACTED]&RelayState=[REDACTED]'],
     ['/cb?error=access_denied&error_description=secret%20text', '/cb?error=access_denied&error_description=[REDACTED]'],
     ['/plain', '/plain'],
+    [
+      '/Account/Login?returnUrl=%2Freset%3Ftoken%3DSENTINEL%26lang%3Den',
+      '/Account/Login?returnUrl=%2Freset%3Ftoken%3D%5BREDACTED%5D%26lang%3D%5BREDACTED%5D',
+    ],
+    [
+      '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fback%3FreturnUrl%3D%252Fx%253Fkey%253DS',
+      '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fback%3FreturnUrl%3D%5BREDACTED%5D',
+    ],
+    ['/Account/Login?returnUrl=%E0%A4%A', '/Account/Login?returnUrl=[REDACTED]'],
   ];
   for (const [url, expected] of urls) {
     it(`logs ${url} as ${expected}`, () => expect(redactUrl(url)).to.equal(expected));
