@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { newSessionToken, sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
 import { SignInRecords } from '../../src/application/sign-in/sign-in-records.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
+import { adminClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 describe('the --authProvider none posture (authentication and fallback off)', () => {
@@ -32,6 +34,27 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
     });
     expect(logout.status).to.equal(403);
     expect(await logout.text()).to.contain('Authentication is disabled');
+  });
+
+  it('reads no session: an old cookie whose record is still in the store signs nobody in and is left alone', async () => {
+    const longAgo = Date.now() - 10 * 60_000;
+    const old = await signIn(running.gatehouse, adminClaims, { times: { createdAt: longAgo, lastSeenAt: longAgo } });
+    const before = await running.gatehouse.sessionStore.get(sessionStoreKey(old.token));
+    const page = await fetch(`${running.url}/`, { headers: { cookie: old.cookie, accept: 'text/html' } });
+    expect(page.status).to.equal(200);
+    expect(await page.text()).not.to.contain('Ada Admin');
+    const admin = await fetch(`${running.url}/api/app-info/admin`, { headers: { cookie: old.cookie } });
+    expect(admin.status).to.equal(403);
+    expect(await admin.json()).to.include({ code: 'auth.disabled' });
+    for (const response of [page, admin]) expect(response.headers.getSetCookie()).to.deep.equal([]);
+    expect(await running.gatehouse.sessionStore.get(sessionStoreKey(old.token)), 'not slid').to.deep.equal(before);
+  });
+
+  it('issues no cookie at all, even on the challenge path', async () => {
+    for (const path of ['/', '/Account/Login', '/External/Challenge?provider=OpenIdConnect', '/api/app-info']) {
+      const response = await fetch(`${running.url}${path}`, { redirect: 'manual' });
+      expect(response.headers.getSetCookie(), path).to.deep.equal([]);
+    }
   });
 
   it('explains on the login page that authentication is disabled', async () => {
