@@ -42,10 +42,11 @@ export type RefreshOutcome =
  *   have just refreshed them) and only then calls the provider; the others wait for the
  *   tokens it saves, for at most 5 s of elapsed time.
  * The claim names the refresh token it spends, so it never stands in the way of the
- * next refresh. It is not released: the caller saves the new tokens after this returns,
- * and a process seeing the claim gone before that would refresh with a spent token. It
- * lapses after the longest the winning refresh can take: discovery, the token call and
- * the signing keys, each bounded by HttpTimeoutSeconds.
+ * next refresh. It is not released after a refresh or a refusal: the caller saves the new
+ * tokens after this returns, and a process seeing the claim gone before that would refresh
+ * with a spent token. It lapses after the longest the winning refresh can take (discovery,
+ * the token call and the signing keys, each bounded by HttpTimeoutSeconds), or is released
+ * at once when an outage ended the attempt, so that the next request tries again.
  */
 @injectable()
 export class RefreshTokens {
@@ -89,13 +90,16 @@ export class RefreshTokens {
   ): Promise<RefreshOutcome> {
     const tokens = await load();
     if (!tokens) return { outcome: 'refused' };
-    if (!(await this.store.create(refreshClaimKey(signInRef, tokens), {}, this.#claimMs))) {
-      return this.#waitForOther(tokens, load);
-    }
+    const claim = refreshClaimKey(signInRef, tokens);
+    if (!(await this.store.create(claim, {}, this.#claimMs))) return this.#waitForOther(tokens, load);
     const current = await load();
     if (!current) return { outcome: 'refused' };
     if (current.accessToken !== tokens.accessToken) return { outcome: 'refreshed', tokens: current };
-    return this.#refresh(scheme, current);
+    const result = await this.#refresh(scheme, current);
+    // An outage ended this attempt: the next request may try again at once, rather than
+    // every instance waiting out a claim nobody is using any more.
+    if (result.outcome === 'kept') await this.store.destroy(claim);
+    return result;
   }
 
   /** Another process holds the claim: its tokens, once saved; the saved ones kept if it takes too long. */

@@ -154,6 +154,30 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(app.logs.join('\n')).not.to.contain('token refresh refused');
   });
 
+  it('keeps the saved tokens through a provider outage, and refreshes them once it answers again', async () => {
+    const browser = new TestBrowser();
+    await browser.signIn(app.url, 'admin');
+    const sessionKey = sessionStoreKey(browser.sessionToken(app.url) ?? '');
+    const before = await storedTokens(app, browser);
+    const session = (await app.gatehouse.sessionStore.get(sessionKey)) ?? {};
+    await app.gatehouse.sessionStore.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+
+    idp.stalled = true;
+    try {
+      const during = await browser.get(`${app.url}/api/app-info`);
+      expect(during.status, 'the user is served during the outage').to.equal(200);
+    } finally {
+      idp.stalled = false;
+    }
+    expect((await storedTokens(app, browser))?.tokens, 'kept as they were').to.deep.equal(before?.tokens);
+    expect((await app.gatehouse.sessionStore.get(sessionKey))?.tokensSaved).to.equal(true);
+    expect(app.logs.join('\n')).to.contain('token refresh failed; saved tokens kept');
+
+    expect((await browser.get(`${app.url}/api/app-info`)).status).to.equal(200);
+    const after = await storedTokens(app, browser);
+    expect(after?.tokens.accessToken, 'refreshed once the provider is back').to.not.equal(before?.tokens.accessToken);
+  });
+
   it('signing in again while signed in replaces the sign-in record and its tokens, and removes the earlier ones', async () => {
     const browser = new TestBrowser();
     await browser.signIn(app.url, 'user');

@@ -117,6 +117,11 @@ describe('RefreshTokens', () => {
     const result = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', saved.reload));
     expect(result).to.deep.equal({ outcome: 'kept' });
     expect(saved.current).to.equal(tokens);
+    // The failed attempt released its claim: another process tries again at once.
+    provider.refreshFailure = undefined;
+    const retried = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', saved.reload);
+    expect(retried.outcome).to.equal('refreshed');
+    expect(provider.calls.refreshTokens).to.equal(2);
   });
 
   /** A process that claims the refresh of `tokens`, then never finishes it. */
