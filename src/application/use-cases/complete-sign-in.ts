@@ -123,10 +123,8 @@ export class CompleteSignIn {
 
   /** A sign-in that could not be completed leaves no records behind, as far as the store lets us. */
   private async releaseQuietly(ref: string): Promise<void> {
-    try {
-      await this.savedTokens.drop(ref);
-      await this.signIns.release(ref);
-    } catch {
+    const results = await Promise.allSettled([this.signIns.release(ref), this.savedTokens.drop(ref)]);
+    if (results.some((result) => result.status === 'rejected')) {
       this.logger.warn({}, 'records of an unfinished sign-in are left to expire');
     }
   }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
 import {
@@ -118,6 +119,26 @@ else
         }
         // A second use of a spent refresh token would have been refused and the grant revoked.
         expect([...a.logs, ...b.logs].join('\n')).not.to.contain('token refresh refused');
+      });
+
+      it('keeps a pending sign-in small and short-lived: a long return URL is not stored, the record ends within 16 minutes', async () => {
+        const browser = new TestBrowser();
+        await browser.get(`${a.url}/External/Challenge?provider=OpenIdConnect&returnUrl=%2F${'a'.repeat(12 * 1024)}`);
+        const redis = new Redis(redisUrl);
+        try {
+          const prefix = a.gatehouse.settings.Session.Redis.KeyPrefix;
+          const flows = await redis.keys(`${prefix}flow:*`);
+          expect(flows.length).to.be.at.least(1);
+          for (const key of flows) {
+            expect(await redis.strlen(key), 'bytes stored').to.be.below(1024);
+            expect(await redis.pttl(key), 'time-to-live').to.be.within(1, 16 * 60 * 1000);
+          }
+          const counts = await redis.keys(`${prefix}challenges:*`);
+          for (const key of counts) expect(await redis.pttl(key)).to.be.within(1, 15 * 60 * 1000);
+          expect(browser.sessionToken(a.url), 'no session for a challenge').to.equal(undefined);
+        } finally {
+          redis.disconnect();
+        }
       });
 
       it('reports the store in readiness', async () => {
