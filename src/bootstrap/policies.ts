@@ -3,7 +3,7 @@ import type { AuthorizationSettings } from '../domain/settings/settings.js';
 
 /**
  * The one place where the application's named authorization policies are registered.
- * The three contract policies come from configuration; add yours below, for example:
+ * The three built-in policies come from configuration; add yours below, for example:
  *
  *   registry.add(definePolicy('application.Claim.Beta', requireClaim('application:group', ['beta'])));
  *   registry.add(definePolicy('application.Custom.Weekday', { kind: 'custom', description: 'weekdays only', test: () => new Date().getDay() % 6 !== 0 }));

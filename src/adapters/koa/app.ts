@@ -73,8 +73,8 @@ export function createApp(parts: AppParts): Koa {
 /**
  * Files from `publicDir` for GET and HEAD requests whose last path segment has a file
  * extension (`/styles.css`), and only those: koa-static asks the file system about every
- * request it sees (a stat on the thread pool, about 60 µs here), and routed paths (`/`,
- * `/api/...`) never name a file (npm run bench). Every file under public/ needs an
+ * request it sees (a stat on the thread pool: README, Performance), and routed paths (`/`,
+ * `/api/...`) never name a file. Every file under public/ needs an
  * extension. koa-static is imported at the first such request, not at start-up.
  */
 function staticFiles(publicDir: string, production: boolean): Middleware {

@@ -16,7 +16,7 @@ export interface Endpoint {
   handler: Middleware;
 }
 
-/** The contract's spelling of a route pattern: `/Home/Error{/:statusCode}` -> `/Home/Error/{statusCode?}`. */
+/** The documented spelling of a route pattern: `/Home/Error{/:statusCode}` -> `/Home/Error/{statusCode?}`. */
 export function routeTemplate(path: string): string {
   return path.replace(/\{\/:(\w+)\}/g, '/{$1?}').replace(/:(\w+)/g, '{$1}');
 }

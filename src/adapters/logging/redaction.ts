@@ -75,8 +75,8 @@ export function secretScrubber(secretValues: readonly string[]): (line: string) 
  * pino `redact` paths: the secret keys the schema declares, wherever a settings object is
  * logged, and the usual carriers at the top level and inside the containers a log line
  * might hold (headers, query, body). No wildcards: a leading wildcard makes pino run
- * every value of every line through the redactor, 80-100 µs a request line here (npm run
- * bench). Gatehouse never logs headers or bodies; these paths are the second line of
+ * every value of every line through the redactor, the costliest part of a request line
+ * (README, Performance). Gatehouse never logs headers or bodies; these paths are the second line of
  * defence, and the by-value scrubber the third. Top-level `code` is left alone: it is
  * Gatehouse's own error code, which operators need.
  */

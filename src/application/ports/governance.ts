@@ -11,7 +11,7 @@ export interface GovernanceRequest {
 export type GovernanceDecision = { allowed: true } | { allowed: false; reason: string };
 
 /**
- * The application-level governance seam (contract, "What the service does" 6): policy
+ * The application-level governance seam (docs: Governance): policy
  * decisions, acknowledgment workflows, scoped capability grants and decision audit
  * records belong to the consuming application's implementation. It complements endpoint
  * authorization and never replaces it: it is consulted only for requests that already

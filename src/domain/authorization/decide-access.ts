@@ -25,7 +25,7 @@ export interface AccessContext {
 export const AUTHENTICATION_DISABLED = 'authentication.disabled';
 
 // Default (metadata without names) and fallback (no metadata) are separate policies that
-// happen to require the same thing today (contract, Authorization rules 1).
+// happen to require the same thing today (docs: Authorization rules, 1).
 const DEFAULT_POLICY = definePolicy('default');
 const FALLBACK_POLICY = definePolicy('fallback');
 

@@ -5,7 +5,7 @@
  * - `authorize` with policy names: each named policy must pass;
  * - none at all (`undefined`): the fallback policy decides, which requires an authenticated
  *   user when `RequireAuthenticatedUserByDefault` is true and is absent when it is false.
- * Default and fallback are deliberately different things (contract, Authorization rules 1).
+ * Default and fallback are deliberately different things (docs: Authorization rules, 1).
  */
 export type EndpointMetadata = { kind: 'anonymous' } | { kind: 'authorize'; policies: readonly string[] };
 

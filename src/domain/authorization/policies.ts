@@ -17,7 +17,7 @@ export interface Policy {
   requirements: readonly Requirement[];
 }
 
-/** The authenticated-user baseline every named policy starts from (contract, Authorization rules 5). */
+/** The authenticated-user baseline every named policy starts from (docs: Authorization rules, 5). */
 export const authenticatedUser: Requirement = { kind: 'authenticated' };
 
 /** A claim requirement; with no `allowedValues`, any value of `claimType` satisfies it. */
@@ -91,7 +91,7 @@ export class PolicyRegistry {
 }
 
 /**
- * The three contract policies, read from `ProjectTemplate:Authorization`. An empty
+ * The three built-in policies, read from `ProjectTemplate:Authorization`. An empty
  * `AdministratorRoles` or `ManageApplicationPermissions` makes its policy unsatisfiable
  * (fail closed) rather than "any role" or a startup crash.
  */

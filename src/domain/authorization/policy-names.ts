@@ -1,5 +1,5 @@
 /**
- * Names of the built-in authorization policies (contract, "Named authorization policies").
+ * Names of the built-in authorization policies (docs: Named policies).
  * Application code refers to policies through these constants, never by string literal,
  * so a typo is a compile error rather than an unknown-policy error at request time.
  */
@@ -8,5 +8,3 @@ export const PolicyNames = {
   AdministratorRole: 'application.Role.Administrator',
   ManageApplicationPermission: 'application.Permission.ManageApplication',
 } as const;
-
-export type PolicyName = (typeof PolicyNames)[keyof typeof PolicyNames];

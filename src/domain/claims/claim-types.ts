@@ -1,5 +1,5 @@
 /**
- * The application-owned claim types (contract, "Claims"). Policies read these, never a
+ * The application-owned claim types (docs: Claims transformation, 1). Policies read these, never a
  * provider's own claim names, so switching identity provider does not change a policy.
  * Everything in the `application:` namespace is application-owned: `normalizeClaims`
  * passes such claims through unchanged instead of mapping them again.
@@ -12,8 +12,6 @@ export const ClaimTypes = {
   Group: 'application:group',
   Permission: 'application:permission',
 } as const;
-
-export type ClaimType = (typeof ClaimTypes)[keyof typeof ClaimTypes];
 
 /** Prefix of every application-owned claim type. */
 export const APPLICATION_CLAIM_PREFIX = 'application:';

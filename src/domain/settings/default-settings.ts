@@ -1,7 +1,7 @@
 import type { ProjectTemplateSettings } from './settings.js';
 
 /**
- * Built-in defaults: the lowest configuration source. They are the contract's
+ * Built-in defaults: the lowest configuration source. They are the documented
  * defaults and starter values: cookie authentication on, every provider off, and
  * every routed endpoint closed unless it says otherwise.
  */

@@ -1,6 +1,6 @@
 /**
  * The typed `ProjectTemplate` configuration section. Key names are exactly those of
- * the auth contract; keys the contract does not show (Hosting, Session, Logging and a
+ * the documented rules (docs/authentication-and-authorization.md); keys they do not name (Hosting, Session, Logging and a
  * few provider options) are Gatehouse's own and documented in the README.
  */
 export interface ProviderCommonSettings {
