@@ -1,7 +1,14 @@
+import type { SessionSettings } from './settings/settings.js';
+
 /** Idle timeout (sliding) and absolute lifetime, both enforced from times kept in the session record. */
 export interface SessionLifetime {
   idleMs: number;
   absoluteMs: number;
+}
+
+/** The lifetime the settings give a session (they are in seconds). */
+export function sessionLifetime(settings: SessionSettings): SessionLifetime {
+  return { idleMs: settings.IdleTimeout * 1000, absoluteMs: settings.AbsoluteLifetime * 1000 };
 }
 
 export interface SessionTimes {

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { GatehouseError } from '../../domain/errors.js';
 
 /** Gatehouse's own forms (logout) are tiny. */
-export const OWN_FORM_LIMIT_BYTES = 8 * 1024;
+const OWN_FORM_LIMIT_BYTES = 8 * 1024;
 
 const tooLarge = () => new GatehouseError('request.too_large', 'The form is too large.', { safe: true });
 

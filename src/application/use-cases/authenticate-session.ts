@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { touchIntervalMs, type SessionLifetime } from '../../domain/session-lifetime.js';
+import { sessionLifetime, touchIntervalMs } from '../../domain/session-lifetime.js';
 import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { SettingsToken } from '../settings-token.js';
@@ -25,11 +25,7 @@ export class AuthenticateSession {
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
   ) {
-    const lifetime: SessionLifetime = {
-      idleMs: settings.Session.IdleTimeout * 1000,
-      absoluteMs: settings.Session.AbsoluteLifetime * 1000,
-    };
-    this.touchEveryMs = touchIntervalMs(lifetime);
+    this.touchEveryMs = touchIntervalMs(sessionLifetime(settings.Session));
   }
 
   /** The session's sign-in, or undefined when it has none (anonymous). */

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { SessionStore, StoredRecord } from '../../../application/ports/session-store.js';
-import { isExpired, readTimes, remainingMs, type SessionLifetime } from '../../../domain/session-lifetime.js';
+import { isExpired, readTimes, remainingMs, sessionLifetime } from '../../../domain/session-lifetime.js';
 import type { SessionSettings } from '../../../domain/settings/settings.js';
 import { isSessionToken, newSessionToken, sessionStoreKey } from './session-token.js';
 
@@ -21,10 +21,6 @@ export interface SessionMiddlewareOptions {
 export function sessionCookieName(settings: SessionSettings, production: boolean): string {
   if (settings.CookieName !== '') return settings.CookieName;
   return production ? '__Host-gatehouse.sid' : 'gatehouse.sid';
-}
-
-export function sessionLifetime(settings: SessionSettings): SessionLifetime {
-  return { idleMs: settings.IdleTimeout * 1000, absoluteMs: settings.AbsoluteLifetime * 1000 };
 }
 
 /**
