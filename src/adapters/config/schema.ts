@@ -23,13 +23,18 @@ const object = (properties: Record<string, Schema>): Schema => ({
 });
 
 const providerCommon = { Enabled: boolean, Scheme: string, DisplayName: string };
-const social = object({
+const socialKeys = {
   ...providerCommon,
   ClientId: string,
   ClientSecret: secret,
   CallbackPath: string,
   Scopes: strings,
-});
+  SaveTokens: boolean,
+  AuthorizationEndpoint: string,
+  TokenEndpoint: string,
+  UserInformationEndpoint: string,
+};
+const social = object(socialKeys);
 const claimMappings: Schema = { type: 'object', additionalProperties: string };
 
 export const projectTemplateSchema: Schema = object({
@@ -63,7 +68,7 @@ export const projectTemplateSchema: Schema = object({
       }),
       Social1: social,
       Social2: social,
-      Social3: social,
+      Social3: object({ ...socialKeys, UserEmailsEndpoint: string }),
     }),
     ClaimsTransformation: object({
       RemoveOriginalClaims: boolean,

@@ -52,21 +52,25 @@ export const builtInClaimMappings: Readonly<Record<ProviderKey, readonly ClaimMa
     { source: SamlClaimUris.Role, target: Role },
     { source: SamlClaimUris.Group, target: Group },
   ],
-  // Microsoft Graph-like `/me`: `mail` is often null for personal accounts, hence the
-  // `userPrincipalName` fallback (ASP.NET's MicrosoftAccount handler does the same).
+  // Microsoft Graph `GET /me` (the Social1 adapter reads it): `id` is the user's object id,
+  // stable and never reassigned; `mail` is often null for personal accounts, hence the
+  // `userPrincipalName` fallback (ASP.NET Core's MicrosoftAccount handler does the same).
   Social1: [
     { source: 'id', target: Subject },
     { source: 'displayName', target: Name },
     { source: 'mail', target: Email },
     { source: 'userPrincipalName', target: Email, fallback: true },
   ],
-  // Google-like OIDC userinfo.
+  // Login with Amazon's customer profile (`GET /user/profile`): `user_id` is the account id
+  // (`amzn1.account....`); there is no `sub`.
   Social2: [
-    { source: 'sub', target: Subject },
+    { source: 'user_id', target: Subject },
     { source: 'name', target: Name },
     { source: 'email', target: Email },
   ],
-  // GitHub-like `/user`: `name` is optional (often null), `login` always exists.
+  // GitHub `GET /user`: the numeric `id` is permanent, `login` can be renamed and reused,
+  // so it is only a name when `name` is null. The Social3 adapter puts under `email` only
+  // a verified address from `GET /user/emails`, never the profile's public email.
   Social3: [
     { source: 'id', target: Subject },
     { source: 'name', target: Name },

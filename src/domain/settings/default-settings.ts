@@ -1,4 +1,4 @@
-import type { ProjectTemplateSettings } from './settings.js';
+import type { ProjectTemplateSettings, SocialSettings } from './settings.js';
 
 /**
  * Built-in defaults: the lowest configuration source. They are the documented
@@ -41,7 +41,7 @@ export function defaultSettings(): ProjectTemplateSettings {
         },
         Social1: social('Social1', '/signin-social1', []),
         Social2: social('Social2', '/signin-social2', ['profile', 'email']),
-        Social3: social('Social3', '/signin-social3', ['profile', 'email']),
+        Social3: { ...social('Social3', '/signin-social3', ['profile', 'email']), UserEmailsEndpoint: '' },
       },
       ClaimsTransformation: { RemoveOriginalClaims: false, Mappings: {} },
     },
@@ -68,14 +68,19 @@ export function defaultSettings(): ProjectTemplateSettings {
   };
 }
 
-function social(scheme: string, callbackPath: string, scopes: string[]) {
+/** A social provider's defaults: no DisplayName (the vendor's name is shown) and the vendor's own endpoints. */
+function social(scheme: string, callbackPath: string, scopes: string[]): SocialSettings {
   return {
     Enabled: false,
     Scheme: scheme,
-    DisplayName: scheme,
+    DisplayName: '',
     ClientId: '',
     ClientSecret: '',
     CallbackPath: callbackPath,
     Scopes: scopes,
+    SaveTokens: false,
+    AuthorizationEndpoint: '',
+    TokenEndpoint: '',
+    UserInformationEndpoint: '',
   };
 }

@@ -27,7 +27,8 @@ export function checkProvider(
   if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(common.Scheme)) {
     problems.push(error(key('Scheme'), 'must be a non-empty name of letters, digits, ".", "_" or "-"'));
   }
-  required('DisplayName', common.DisplayName);
+  // A social provider without a DisplayName shows its vendor's name.
+  if (!isSocialProvider(provider)) required('DisplayName', common.DisplayName);
 
   switch (provider) {
     case 'OpenIdConnect': {
@@ -72,10 +73,35 @@ export function checkProvider(
       required('ClientId', social.ClientId);
       required('ClientSecret', social.ClientSecret);
       callbackPath('CallbackPath', social.CallbackPath);
+      const overrides: Array<[string, string]> = [
+        ['AuthorizationEndpoint', social.AuthorizationEndpoint],
+        ['TokenEndpoint', social.TokenEndpoint],
+        ['UserInformationEndpoint', social.UserInformationEndpoint],
+      ];
+      if (provider === 'Social3') overrides.push(['UserEmailsEndpoint', providers.Social3.UserEmailsEndpoint]);
+      for (const [name, value] of overrides) {
+        // Empty means the vendor's production endpoint.
+        const problem = value.trim() === '' ? undefined : httpsRequirementMessage(value, environment);
+        if (problem) problems.push(error(key(name), problem));
+      }
+      if (provider === 'Social1' && social.Scopes.includes('openid')) {
+        // Microsoft then issues an ID token whose issuer names the user's tenant, which no
+        // fixed configuration can check: the user is read from Microsoft Graph instead.
+        problems.push(
+          error(
+            key('Scopes'),
+            'must not include "openid": Social1 reads the user from Microsoft Graph and takes no ID token (for OpenID Connect with your own tenant, use the OpenIdConnect provider)',
+          ),
+        );
+      }
       break;
     }
   }
   return problems;
+}
+
+export function isSocialProvider(provider: ProviderKey): provider is 'Social1' | 'Social2' | 'Social3' {
+  return provider === 'Social1' || provider === 'Social2' || provider === 'Social3';
 }
 
 /** The path a provider's protocol messages arrive at. */

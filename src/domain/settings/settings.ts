@@ -32,11 +32,27 @@ export interface Saml2Settings extends ProviderCommonSettings {
   ValidateCertificates: boolean;
 }
 
+/**
+ * A social provider: one vendor's OAuth 2.0 sign-in (Social1 Microsoft, Social2 Amazon,
+ * Social3 GitHub). An empty `DisplayName` shows the vendor's name; an empty endpoint
+ * override means the vendor's production endpoint.
+ */
 export interface SocialSettings extends ProviderCommonSettings {
   ClientId: string;
   ClientSecret: string;
   CallbackPath: string;
+  /** Generic names (`profile`, `email`) are translated to the vendor's scopes; others pass verbatim. */
   Scopes: string[];
+  /** Keep the vendor's tokens server-side after sign-in (Gatehouse's own key; default false: they are dropped). */
+  SaveTokens: boolean;
+  AuthorizationEndpoint: string;
+  TokenEndpoint: string;
+  UserInformationEndpoint: string;
+}
+
+/** Social3 (GitHub) reads the verified email from an endpoint of its own. */
+export interface Social3Settings extends SocialSettings {
+  UserEmailsEndpoint: string;
 }
 
 export interface ProvidersSettings {
@@ -44,7 +60,7 @@ export interface ProvidersSettings {
   Saml2: Saml2Settings;
   Social1: SocialSettings;
   Social2: SocialSettings;
-  Social3: SocialSettings;
+  Social3: Social3Settings;
 }
 
 export type ProviderKey = keyof ProvidersSettings;

@@ -118,10 +118,16 @@ const providerCases: ProviderCase[] = [
     expected: [`${Email}=ada@tenant.example`, `${Subject}=a1`],
   },
   {
-    label: 'Social2: OIDC userinfo',
+    label: 'Social2: the Login with Amazon customer profile',
     provider: 'Social2',
-    claims: { sub: '1090', name: 'Ada', email: 'ada@example.com', email_verified: true, picture: 'https://img' },
-    expected: [`${Email}=ada@example.com`, `${Name}=Ada`, `${Subject}=1090`],
+    claims: { user_id: 'amzn1.account.AF2E', name: 'Ada', email: 'ada@example.com', postal_code: '98052' },
+    expected: [`${Email}=ada@example.com`, `${Name}=Ada`, `${Subject}=amzn1.account.AF2E`],
+  },
+  {
+    label: 'Social2: sub is not its subject (Amazon sends none)',
+    provider: 'Social2',
+    claims: { sub: 'x' },
+    expected: [],
   },
   {
     label: 'Social2: a claim it does not know invents nothing',
@@ -129,6 +135,7 @@ const providerCases: ProviderCase[] = [
     claims: { locale: 'en' },
     expected: [],
   },
+  { label: 'Social1: sub is not its subject', provider: 'Social1', claims: { sub: 'x' }, expected: [] },
   {
     label: 'Social3: numeric id, login when name is null',
     provider: 'Social3',
@@ -220,7 +227,7 @@ describe('normalizeClaims', () => {
       [
         'add a source the table lacks',
         'Social2',
-        { sub: 's', hd: 'example.com' },
+        { user_id: 's', hd: 'example.com' },
         { hd: Group },
         [`${Group}=example.com`, `${Subject}=s`],
       ],

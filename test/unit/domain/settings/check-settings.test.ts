@@ -210,6 +210,60 @@ describe('checkSettings', () => {
     ]);
   });
 
+  describe('social providers', () => {
+    const SOCIAL = ['Social1', 'Social2', 'Social3'] as const;
+    const enableSocial = (s: ProjectTemplateSettings, key: (typeof SOCIAL)[number]) =>
+      Object.assign(s.Authentication.Providers[key], { Enabled: true, ClientId: 'a', ClientSecret: 'SENTINEL-b-1234' });
+    const socialContext = (environment: Environment = 'development') =>
+      context({ environment, availableProviders: [...SOCIAL] });
+
+    it('need no DisplayName and no endpoint overrides: empty shows the vendor name and uses its production endpoints', () => {
+      const settings = withSettings((s) => SOCIAL.forEach((key) => enableSocial(s, key)));
+      expect(errors(checkSettings(settings, socialContext()))).to.deep.equal([]);
+    });
+
+    const overrides: Array<[string, Environment, boolean]> = [
+      ['https://login.example.com/authorize', 'production', true],
+      ['http://127.0.0.1:4000/authorize', 'development', true],
+      ['http://localhost:4000/authorize', 'test', true],
+      ['http://127.0.0.1:4000/authorize', 'production', false],
+      ['http://login.example.com/authorize', 'development', false],
+      ['login.example.com/authorize', 'development', false],
+      ['ftp://login.example.com/authorize', 'development', false],
+    ];
+    for (const [value, environment, accepted] of overrides) {
+      it(`${accepted ? 'accepts' : 'refuses'} the endpoint override ${value} in ${environment}`, () => {
+        for (const name of [
+          'AuthorizationEndpoint',
+          'TokenEndpoint',
+          'UserInformationEndpoint',
+          'UserEmailsEndpoint',
+        ]) {
+          const settings = withSettings((s) => {
+            enableSocial(s, 'Social3');
+            Object.assign(s.Authentication.Providers.Social3, { [name]: value });
+            s.Hosting.PublicOrigin = 'https://app.example.com';
+            s.Hosting.TrustProxy = true;
+          });
+          const keys = errorKeys(checkSettings(settings, socialContext(environment)));
+          expect(keys, name).to.deep.equal(
+            accepted ? [] : [`ProjectTemplate:Authentication:Providers:Social3:${name}`],
+          );
+        }
+      });
+    }
+
+    it("refuses openid among Social1 Scopes (Microsoft would send an ID token from the user's own tenant)", () => {
+      const settings = withSettings((s) => {
+        enableSocial(s, 'Social1');
+        s.Authentication.Providers.Social1.Scopes = ['openid', 'profile'];
+      });
+      const problems = errors(checkSettings(settings, socialContext()));
+      expect(problems.map((p) => p.key)).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social1:Scopes']);
+      expect(problems[0]?.message).to.contain('Microsoft Graph');
+    });
+  });
+
   it('refuses to start an enabled provider this build has no adapter for', () => {
     const settings = withSettings((s) => {
       Object.assign(s.Authentication.Providers.Social2, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
