@@ -5,7 +5,13 @@ import type { SessionStore } from '../application/ports/session-store.js';
 import { isGatehouseError } from '../domain/errors.js';
 import { registeredProviders } from '../domain/settings/check-settings.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
-import type { Environment, ProjectTemplateSettings, ProviderKey } from '../domain/settings/settings.js';
+import type {
+  Environment,
+  ProjectTemplateSettings,
+  ProviderKey,
+  ProvidersSettings,
+} from '../domain/settings/settings.js';
+import type { SocialProviderOptions } from '../adapters/oauth2/social-provider-options.js';
 
 /** What every identity adapter may need from the composition root. */
 export interface ProviderContext {
@@ -48,7 +54,55 @@ const PROVIDER_ADAPTERS: Partial<Record<ProviderKey, ProviderFactory>> = {
       clock,
     });
   },
+  Social1: async (context) => {
+    const options = socialOptions(context, 'Social1');
+    if (!options) return undefined;
+    const { MicrosoftIdentityProvider } = await import('../adapters/microsoft/microsoft-identity-provider.js');
+    return new MicrosoftIdentityProvider(options);
+  },
+  Social2: async (context) => {
+    const options = socialOptions(context, 'Social2');
+    if (!options) return undefined;
+    const { AmazonIdentityProvider } = await import('../adapters/amazon/amazon-identity-provider.js');
+    return new AmazonIdentityProvider(options);
+  },
+  Social3: async (context) => {
+    const options = socialOptions(context, 'Social3');
+    if (!options) return undefined;
+    const { GitHubIdentityProvider } = await import('../adapters/github/github-identity-provider.js');
+    return new GitHubIdentityProvider(options);
+  },
 };
+
+/**
+ * What a social provider's adapter is built from, or undefined when a value the startup
+ * rules report (a missing client ID or secret, a malformed callback path or endpoint)
+ * makes it impossible.
+ */
+function socialOptions<K extends 'Social1' | 'Social2' | 'Social3'>(
+  { settings, publicOrigin, logger, clock }: ProviderContext,
+  key: K,
+): SocialProviderOptions<ProvidersSettings[K]> | undefined {
+  const social = settings.Authentication.Providers[key];
+  const overrides = [social.AuthorizationEndpoint, social.TokenEndpoint, social.UserInformationEndpoint];
+  if ('UserEmailsEndpoint' in social) overrides.push(social.UserEmailsEndpoint);
+  if (
+    social.ClientId.trim() === '' ||
+    social.ClientSecret.trim() === '' ||
+    !URL.canParse(social.CallbackPath, publicOrigin) ||
+    !overrides.every((endpoint) => endpoint.trim() === '' || URL.canParse(endpoint.trim()))
+  ) {
+    return undefined;
+  }
+  return {
+    key,
+    settings: social,
+    redirectUri: new URL(social.CallbackPath, publicOrigin).href,
+    timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
+    logger,
+    clock,
+  };
+}
 
 /** Providers this build ships an identity adapter for. */
 export const AVAILABLE_PROVIDERS: readonly ProviderKey[] = Object.keys(PROVIDER_ADAPTERS) as ProviderKey[];
