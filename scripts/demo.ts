@@ -1,12 +1,15 @@
 /**
  * `npm run demo`: a newcomer's first minute. Starts a real OpenID provider (oidc-provider,
- * a devDependency) on loopback with two demo users, then Gatehouse configured against it.
- * Development only: it refuses NODE_ENV=production, and nothing in src/ imports it.
+ * a devDependency) and three local servers shaped like Microsoft, Amazon and GitHub, all on
+ * loopback with the same two demo users, then Gatehouse configured against them (the
+ * social providers through their endpoint overrides). Development only: it refuses
+ * NODE_ENV=production, and nothing in src/ imports it.
  */
 import { randomBytes } from 'node:crypto';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
+import { startDemoSocialProviders } from './demo-social-providers.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
   console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
@@ -25,6 +28,8 @@ const idp = await startDemoIdentityProvider({
   ],
 });
 
+const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
+
 let gatehouse;
 try {
   gatehouse = await createGatehouse({
@@ -38,11 +43,13 @@ try {
       ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: idp.issuer,
       ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: clientId,
       ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: clientSecret,
+      ...social.env,
     },
   });
 } catch (error) {
   if (error instanceof StartupError) console.error(error.problems.map(formatProblem).join('\n'));
   await idp.close();
+  await social.close();
   throw error;
 }
 await gatehouse.listen(port, '127.0.0.1');
@@ -55,12 +62,18 @@ console.log(`
       user   (Uma User: no roles)
     Any password is accepted. The provider runs at ${idp.issuer}.
 
-  Ctrl+C stops both.
+    Or sign in with a social provider, each a local server shaped like its vendor
+    (same endpoints, fields and errors; it is not the vendor), choosing the same
+    two accounts on its consent page:
+${social.providers.map(({ key, vendor, server }) => `      ${key}: ${vendor} (local demo server) at ${server.origin}`).join('\n')}
+
+  Ctrl+C stops them all.
 `);
 
 const stop = async () => {
   await gatehouse.shutdown();
   await idp.close();
+  await social.close();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());
