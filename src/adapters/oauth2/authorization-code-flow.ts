@@ -65,8 +65,9 @@ const flowMissing = () =>
  * client secret in the token request body (`client_secret_post`: what Microsoft, Amazon
  * and GitHub document), the RFC 9207 `iss` check when the vendor sends one, and bearer
  * calls to the vendor's APIs. Every outbound call is bounded by `timeoutMs`; every failure
- * is logged once, by code and name (never a code, token or body), and thrown as an `idp.*`
- * GatehouseError. Vendors compose it; their quirks stay in their own files.
+ * is logged once, by code and name (never a code, token or body: External challenge
+ * rules, 3), and thrown as an `idp.*` GatehouseError. Vendors compose it, each in its own
+ * handler with its quirks in its own files (External challenge rules, 4).
  */
 export class AuthorizationCodeFlow {
   readonly #options: AuthorizationCodeFlowOptions;
