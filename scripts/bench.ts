@@ -47,6 +47,8 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 const productionEnv = {
   NODE_ENV: 'production',
   ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1',
+  // Production requires it (the Secure cookie); the bench talks to the app directly over http.
+  ProjectTemplate__Hosting__TrustProxy: 'true',
   ProjectTemplate__Logging__Level: 'info',
 };
 
