@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
+import { DEMO_CALLBACK_PATH, demoSettings } from './demo-settings.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
@@ -24,7 +25,12 @@ const clientSecret = randomBytes(24).toString('base64url');
 const idp = await startDemoIdentityProvider({
   port: Number(process.env.DEMO_IDP_PORT ?? 0),
   clients: [
-    { clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] },
+    {
+      clientId,
+      clientSecret,
+      redirectUris: [`${appOrigin}${DEMO_CALLBACK_PATH}`],
+      postLogoutRedirectUris: [`${appOrigin}/`],
+    },
   ],
 });
 
@@ -36,13 +42,13 @@ try {
     env: {
       NODE_ENV: 'development',
       ...process.env,
-      ProjectTemplate__Hosting__PublicOrigin: appOrigin,
-      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__DisplayName: 'the demo identity provider',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: idp.issuer,
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: clientId,
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: clientSecret,
+      ...demoSettings({
+        appOrigin,
+        issuer: idp.issuer,
+        clientId,
+        clientSecret,
+        displayName: 'the demo identity provider',
+      }),
       ...social.env,
     },
   });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../scripts/demo-identity-provider.js';
+import { packageName } from '../support/package-name.js';
 import { launchChromium } from './support/chromium.js';
 import { confirmSignOutAtDemoProvider, signInAtDemoProvider } from './support/demo-provider-pages.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';
@@ -152,7 +153,7 @@ describe('Sign-in in a real browser (chromium)', function () {
         const body: unknown = await api?.json();
         if (isAdmin) {
           expect(api?.headers()['content-type']).to.match(/^application\/json/);
-          expect(body).to.include({ name: 'gatehouse', environment: 'test' });
+          expect(body).to.include({ name: packageName, environment: 'test' });
           expect(body).to.have.property('nodeVersion', process.version);
         } else {
           // An API answers with problem details, never a redirect to a page.

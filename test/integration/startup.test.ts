@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { exitOf, listeningUrl, spawnMain } from '../support/run-main.js';
+import { freePort } from '../support/free-port.js';
+import { exitOf, listeningUrl, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
 
 const SENTINEL = 'SENTINEL-client-secret-7f3a9c';
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
@@ -7,8 +8,9 @@ const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
 describe('startup (the real entry point)', function () {
   this.timeout(20_000);
 
-  it('starts with no configuration at all and stops cleanly on SIGTERM', async () => {
-    const { child, output } = spawnMain({});
+  it('starts with its committed configuration alone and stops cleanly on SIGTERM', async () => {
+    // A free port rather than 0: with a provider configured, port 0 would leave redirect URIs without an origin.
+    const { child, output } = spawnMainAsConfigured({ PORT: String(await freePort()) });
     const url = await listeningUrl(output, child);
     expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
     child.kill('SIGTERM');
@@ -48,6 +50,7 @@ describe('startup (the real entry point)', function () {
   it('fails before listening, naming every missing key, and never prints a configured secret', async () => {
     const { child, output } = spawnMain({
       [`${OIDC}Enabled`]: 'true',
+      [`${OIDC}ClientId`]: '', // stated, so that a developer's .env cannot supply it
       [`${OIDC}ClientSecret`]: SENTINEL,
       [`${OIDC}Authority`]: 'not a url',
       ProjectTemplate__Session__Redis__Url: `redis://:${SENTINEL}@127.0.0.1:6379`,
@@ -61,7 +64,10 @@ describe('startup (the real entry point)', function () {
   });
 
   it('rejects authentication off with the authenticated fallback on', async () => {
-    const { child, output } = spawnMain({ ProjectTemplate__Authentication__Enabled: 'false' });
+    const { child, output } = spawnMain({
+      ProjectTemplate__Authentication__Enabled: 'false',
+      ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: 'true',
+    });
     expect(await exitOf(child)).to.equal(1);
     expect(output().stderr).to.contain('ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault must be false');
   });
@@ -108,6 +114,7 @@ describe('startup (the real entry point)', function () {
     const { child, output } = spawnMain({
       PORT: '39999',
       [`${OIDC}Enabled`]: 'true',
+      [`${OIDC}Authority`]: '<authority_url>', // the starter placeholder, whatever a .env says
       [`${OIDC}ClientSecret`]: SENTINEL,
       ProjectTemplate__Session__Store: 'Redis',
       ProjectTemplate__Session__Redis__Url: `redis://:${SENTINEL}@bad host:x`,

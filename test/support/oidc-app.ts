@@ -1,3 +1,4 @@
+import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
 import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
@@ -27,13 +28,14 @@ export async function startIdentityProvider(appOrigins: string[]): Promise<DemoI
   });
 }
 
-/** Gatehouse configured against `issuer`, listening at `port` (its PublicOrigin). */
+/** Gatehouse with its built-in posture and the OpenID Connect provider configured against `issuer`, listening at `port` (its PublicOrigin). */
 export async function startOidcApp(issuer: string, port: number, env: Record<string, string> = {}): Promise<OidcApp> {
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
   const gatehouse = await createGatehouse({
     env: {
       NODE_ENV: 'test',
+      ...COOKIE_POSTURE,
       ProjectTemplate__Logging__Level: 'debug',
       ProjectTemplate__Hosting__PublicOrigin: url,
       ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',

@@ -1,11 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Starts the real entry point (src/bootstrap/main.ts through tsx) as its own process. */
+/**
+ * Starts the real entry point (src/bootstrap/main.ts through tsx) as its own process, with
+ * Gatehouse's built-in authentication posture (COOKIE_POSTURE) whatever this project's
+ * config/appsettings.json chose, then `env`.
+ */
 export function spawnMain(env: Record<string, string>): SpawnedProcess {
   return spawnEntryPoint(['--import', 'tsx', 'src/bootstrap/main.ts'], env);
+}
+
+/** The same, with the authentication posture this project is configured with. */
+export function spawnMainAsConfigured(env: Record<string, string>): SpawnedProcess {
+  return spawnEntryPoint(['--import', 'tsx', 'src/bootstrap/main.ts'], env, { asConfigured: true });
 }
 
 export interface SpawnedProcess {
@@ -15,9 +25,14 @@ export interface SpawnedProcess {
 
 /**
  * `node <args>` in the project root with a minimal environment (test settings, a free
- * port, no drain delay) plus `env`, its output captured.
+ * port, no drain delay, the built-in authentication posture unless `asConfigured`) plus
+ * `env`, its output captured.
  */
-export function spawnEntryPoint(args: readonly string[], env: Record<string, string>): SpawnedProcess {
+export function spawnEntryPoint(
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { asConfigured?: boolean } = {},
+): SpawnedProcess {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
@@ -26,6 +41,7 @@ export function spawnEntryPoint(args: readonly string[], env: Record<string, str
       HOST: '127.0.0.1',
       PORT: '0',
       ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ...(options.asConfigured ? {} : COOKIE_POSTURE),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,7 +62,7 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
 
 /** Resolves with the URL once the process logs that it listens. */
 export function listeningUrl(
-  output: () => { stdout: string },
+  output: () => { stdout: string; stderr?: string },
   child: ChildProcess,
   timeoutMs = 10_000,
 ): Promise<string> {
@@ -59,7 +75,7 @@ export function listeningUrl(
         resolve(match[1]);
       } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
         clearInterval(poll);
-        reject(new Error('the process did not start listening'));
+        reject(new Error(`the process did not start listening${output().stderr ? `:\n${output().stderr}` : ''}`));
       }
     }, 25);
   });

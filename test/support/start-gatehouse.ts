@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
+import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 import { createGatehouse, type Gatehouse, type GatehouseOptions } from '../../src/bootstrap/gatehouse.js';
+import { formatProblem, StartupError } from '../../src/bootstrap/startup-error.js';
 
 export interface RunningGatehouse {
   url: string;
@@ -9,10 +11,30 @@ export interface RunningGatehouse {
   close(): Promise<void>;
 }
 
-/** A whole Gatehouse, composed as in production, listening on a free loopback port. */
-export async function startGatehouse(
+/**
+ * A whole Gatehouse, composed as in production, listening on a free loopback port, with
+ * Gatehouse's built-in authentication posture (COOKIE_POSTURE) whatever this project's
+ * config/appsettings.json chose, then `env`. For suites that exercise sign-in, sessions
+ * and policies as mechanisms.
+ */
+export function startGatehouse(
   env: Record<string, string | undefined> = {},
   options: Pick<GatehouseOptions, 'governance'> = {},
+): Promise<RunningGatehouse> {
+  return start({ ...COOKIE_POSTURE, ...env }, options);
+}
+
+/**
+ * The same, but with the authentication posture this project is configured with
+ * (config/appsettings.json, .env): for suites that check the posture the project ships.
+ */
+export function startGatehouseAsConfigured(env: Record<string, string | undefined> = {}): Promise<RunningGatehouse> {
+  return start(env, {});
+}
+
+async function start(
+  env: Record<string, string | undefined>,
+  options: Pick<GatehouseOptions, 'governance'>,
 ): Promise<RunningGatehouse> {
   const logs: string[] = [];
   const gatehouse = await createGatehouse({
@@ -24,6 +46,10 @@ export async function startGatehouse(
     },
     logDestination: { write: (line: string) => void logs.push(line) },
     ...options,
+  }).catch((error: unknown) => {
+    // The test report then names every problem, as `npm start` would.
+    if (error instanceof StartupError) error.message += `:\n${error.problems.map(formatProblem).join('\n')}`;
+    throw error;
   });
   const server: Server = await gatehouse.listen(0, '127.0.0.1');
   const address = server.address();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
+import { DEMO_CALLBACK_PATH, demoSettings } from '../../../scripts/demo-settings.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
 import { freePort } from '../../support/free-port.js';
 
@@ -32,7 +33,12 @@ export async function startDemoStack(): Promise<DemoStack> {
   const idp: DemoIdentityProvider = await startDemoIdentityProvider({
     port: 0,
     clients: [
-      { clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] },
+      {
+        clientId,
+        clientSecret,
+        redirectUris: [`${appOrigin}${DEMO_CALLBACK_PATH}`],
+        postLogoutRedirectUris: [`${appOrigin}/`],
+      },
     ],
   });
   const logs: string[] = [];
@@ -41,14 +47,8 @@ export async function startDemoStack(): Promise<DemoStack> {
     gatehouse = await createGatehouse({
       env: {
         NODE_ENV: 'test',
-        ProjectTemplate__Hosting__PublicOrigin: appOrigin,
-        ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
         ProjectTemplate__Logging__Level: 'warn',
-        ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
-        ProjectTemplate__Authentication__Providers__OpenIdConnect__DisplayName: displayName,
-        ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: idp.issuer,
-        ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: clientId,
-        ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: clientSecret,
+        ...demoSettings({ appOrigin, issuer: idp.issuer, clientId, clientSecret, displayName }),
       },
       logDestination: { write: (line: string) => void logs.push(line) },
     });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { routeTemplate, type Endpoint } from '../../../src/adapters/koa/endpoint.js';
 import { allowAnonymous } from '../../../src/domain/authorization/endpoint-metadata.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import { startGatehouse, startGatehouseAsConfigured, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 /** The reviewed allowlist (contract, Authorization rules 6). Changing it needs a review. */
 const REVIEWED_ANONYMOUS = [
@@ -27,42 +27,62 @@ function allowlistDifference(
 }
 
 describe('anonymous endpoints', () => {
-  let running: RunningGatehouse;
-  before(async () => {
-    running = await startGatehouse({
-      ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:1',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: 'http://127.0.0.1:1',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: 'gatehouse',
-      ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: 'secret-value-123',
+  describe('of this project as configured (config/appsettings.json)', () => {
+    let running: RunningGatehouse;
+    before(async () => (running = await startGatehouseAsConfigured()));
+    after(() => running?.close());
+
+    it('are exactly the reviewed allowlist', () => {
+      expect(allowlistDifference(running.gatehouse.endpoints, REVIEWED_ANONYMOUS)).to.deep.equal({
+        unreviewed: [],
+        missing: [],
+      });
+    });
+
+    it('the check fails when someone adds an anonymous route without review', () => {
+      const added: Endpoint = {
+        method: 'GET',
+        path: '/api/debug',
+        metadata: allowAnonymous(),
+        handler: () => undefined,
+      };
+      expect(allowlistDifference([...running.gatehouse.endpoints, added], REVIEWED_ANONYMOUS).unreviewed).to.deep.equal(
+        ['/api/debug'],
+      );
+    });
+
+    it('the check fails when an allowlisted route loses its anonymous metadata', () => {
+      const closed = running.gatehouse.endpoints.map((e) =>
+        e.path === '/Account/Login' ? { ...e, metadata: undefined } : e,
+      );
+      expect(allowlistDifference(closed, REVIEWED_ANONYMOUS).missing).to.deep.equal(['/Account/Login']);
     });
   });
-  after(() => running.close());
 
-  it('are exactly the reviewed allowlist', () => {
-    expect(allowlistDifference(running.gatehouse.endpoints, REVIEWED_ANONYMOUS)).to.deep.equal({
-      unreviewed: [],
-      missing: [],
+  describe('with an external provider registered', () => {
+    let running: RunningGatehouse;
+    before(async () => {
+      running = await startGatehouse({
+        ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:1',
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: 'http://127.0.0.1:1',
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: 'gatehouse',
+        ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: 'secret-value-123',
+      });
     });
-  });
+    after(() => running.close());
 
-  it('the check fails when someone adds an anonymous route without review', () => {
-    const added: Endpoint = { method: 'GET', path: '/api/debug', metadata: allowAnonymous(), handler: () => undefined };
-    expect(allowlistDifference([...running.gatehouse.endpoints, added], REVIEWED_ANONYMOUS).unreviewed).to.deep.equal([
-      '/api/debug',
-    ]);
-  });
+    it('are still exactly the reviewed allowlist', () => {
+      expect(allowlistDifference(running.gatehouse.endpoints, REVIEWED_ANONYMOUS)).to.deep.equal({
+        unreviewed: [],
+        missing: [],
+      });
+    });
 
-  it('the check fails when an allowlisted route loses its anonymous metadata', () => {
-    const closed = running.gatehouse.endpoints.map((e) =>
-      e.path === '/Account/Login' ? { ...e, metadata: undefined } : e,
-    );
-    expect(allowlistDifference(closed, REVIEWED_ANONYMOUS).missing).to.deep.equal(['/Account/Login']);
-  });
-
-  it('does not list the authentication middleware callback paths as endpoints', () => {
-    expect(running.gatehouse.identityProviders.map((p) => p.info.callbackPath)).to.deep.equal(['/signin-oidc']);
-    const templates = running.gatehouse.endpoints.map((e) => routeTemplate(e.path).toLowerCase());
-    expect(templates).not.to.include('/signin-oidc');
+    it('do not include the authentication middleware callback paths', () => {
+      expect(running.gatehouse.identityProviders.map((p) => p.info.callbackPath)).to.deep.equal(['/signin-oidc']);
+      const templates = running.gatehouse.endpoints.map((e) => routeTemplate(e.path).toLowerCase());
+      expect(templates).not.to.include('/signin-oidc');
+    });
   });
 });

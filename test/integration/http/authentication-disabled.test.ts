@@ -62,4 +62,18 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
       'Authentication is disabled in this deployment',
     );
   });
+
+  it('issues no session cookie on any endpoint, nor on a challenge attempt', async () => {
+    const concrete = (path: string) => path.replace(/\{[^}]*\}/g, '').replace(/:(\w+)/g, 'x');
+    const requests = [
+      ...running.gatehouse.endpoints.map((e) => ({ method: e.method, path: concrete(e.path) })),
+      { method: 'GET', path: '/External/Challenge?provider=OpenIdConnect&returnUrl=%2F' },
+      { method: 'GET', path: '/styles.css' },
+    ];
+    expect(requests.length).to.be.greaterThan(10);
+    for (const { method, path } of requests) {
+      const response = await fetch(running.url + path, { method, redirect: 'manual' });
+      expect(response.headers.getSetCookie(), `${method} ${path}`).to.deep.equal([]);
+    }
+  });
 });

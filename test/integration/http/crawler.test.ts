@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Endpoint } from '../../../src/adapters/koa/endpoint.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import type { ProjectTemplateSettings } from '../../../src/domain/settings/settings.js';
+import { startGatehouse, startGatehouseAsConfigured, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 /** A concrete URL for a route pattern: optional segments dropped, parameters filled. */
 const concrete = (path: string) => path.replace(/\{[^}]*\}/g, '').replace(/:(\w+)/g, 'x');
@@ -9,14 +10,30 @@ function request(running: RunningGatehouse, endpoint: Endpoint): Promise<Respons
   return fetch(running.url + concrete(endpoint.path), { method: endpoint.method, redirect: 'manual' });
 }
 
-function expectChallenged(endpoint: Endpoint, response: Response) {
+function expectChallenged(endpoint: Endpoint, response: Response, challengeScheme = 'Cookies') {
   const label = `${endpoint.method} ${endpoint.path}`;
   if (endpoint.path.startsWith('/api/')) {
     expect(response.status, label).to.equal(401);
   } else {
     expect(response.status, label).to.equal(302);
-    expect(response.headers.get('location'), label).to.match(/^\/Account\/Login\?returnUrl=/);
+    const challenge =
+      challengeScheme === 'Cookies'
+        ? '/Account/Login?returnUrl='
+        : `/External/Challenge?provider=${encodeURIComponent(challengeScheme)}&returnUrl=`;
+    const location = response.headers.get('location') ?? '';
+    expect(location.startsWith(challenge), `${label} redirects to ${location}, not ${challenge}...`).to.equal(true);
   }
+}
+
+/**
+ * What an anonymous request to an endpoint must get under a posture (contract, Authorization
+ * rules 2-4; with authentication off nobody can sign in, so what needs a user is refused).
+ */
+function expectedForAnonymous(endpoint: Endpoint, settings: ProjectTemplateSettings) {
+  if (endpoint.metadata?.kind === 'anonymous') return 'anonymous';
+  const needsUser = endpoint.metadata !== undefined || settings.Authorization.RequireAuthenticatedUserByDefault;
+  if (!needsUser) return 'public';
+  return settings.Authentication.Enabled ? 'challenged' : 'refused: authentication is off';
 }
 
 describe('crawler: every endpoint without anonymous metadata', () => {
@@ -62,6 +79,32 @@ describe('crawler: every endpoint without anonymous metadata', () => {
       for (const endpoint of unannotated)
         expect((await request(running, endpoint)).status, endpoint.path).to.equal(200);
       for (const endpoint of annotated) expectChallenged(endpoint, await request(running, endpoint));
+    });
+  });
+
+  describe("under this project's configured posture (config/appsettings.json)", () => {
+    let running: RunningGatehouse;
+    before(async () => (running = await startGatehouseAsConfigured()));
+    after(() => running?.close());
+
+    it('answers every endpoint as that posture says: challenged, public, or refused because authentication is off', async () => {
+      const { settings, endpoints } = running.gatehouse;
+      const outcomes = endpoints.map((endpoint) => expectedForAnonymous(endpoint, settings));
+      // Whatever the posture, something is checked: Gatehouse ships annotated endpoints.
+      expect(outcomes.filter((outcome) => outcome !== 'anonymous').length).to.be.greaterThan(2);
+      for (const [index, endpoint] of endpoints.entries()) {
+        const response = await request(running, endpoint);
+        const label = `${endpoint.method} ${endpoint.path} (${outcomes[index]})`;
+        if (outcomes[index] === 'challenged')
+          expectChallenged(endpoint, response, settings.Authentication.DefaultChallengeScheme);
+        if (outcomes[index] === 'public') expect(response.status, label).to.equal(200);
+        if (outcomes[index] === 'refused: authentication is off') {
+          expect(response.status, label).to.equal(403);
+          expect(await response.text(), label).to.contain('auth.disabled');
+        }
+        // With authentication off no session cookie is ever issued (the --authProvider none posture).
+        if (!settings.Authentication.Enabled) expect(response.headers.getSetCookie(), label).to.deep.equal([]);
+      }
     });
   });
 });

@@ -1,17 +1,21 @@
 import { expect } from 'chai';
+import { packageName } from '../../support/package-name.js';
 import { adminClaims, plainClaims, signIn } from '../../support/sign-in.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import { startGatehouse, startGatehouseAsConfigured, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 async function get(running: RunningGatehouse, path: string, cookie: string, accept = 'application/json') {
   return fetch(running.url + path, { headers: { cookie, accept }, redirect: 'manual' });
 }
 
 describe('named policies through HTTP', () => {
-  describe('with the default claim types', () => {
+  describe("under this project's configured posture (config/appsettings.json)", () => {
     let running: RunningGatehouse;
-    before(async () => (running = await startGatehouse()));
-    after(() => running.close());
+    before(async () => (running = await startGatehouseAsConfigured()));
+    after(() => running?.close());
 
+    // The status with authentication on. With it off (--authProvider none) nobody is signed
+    // in, whatever cookie arrives: endpoints that demand authorization answer 403
+    // auth.disabled, and unannotated ones are public.
     const cases: Array<[string, 'admin' | 'plain', number]> = [
       ['/api/app-info', 'admin', 200],
       ['/api/app-info', 'plain', 200],
@@ -20,14 +24,31 @@ describe('named policies through HTTP', () => {
       ['/api/app-info/manage', 'admin', 200],
       ['/api/app-info/manage', 'plain', 403],
     ];
-    for (const [path, who, status] of cases) {
-      it(`${path} as the ${who} user answers ${status}`, async () => {
+    for (const [path, who, statusWhenOn] of cases) {
+      it(`${path} as the ${who} user answers as the posture says (${statusWhenOn} with authentication on)`, async () => {
+        const { settings, endpoints } = running.gatehouse;
+        const endpoint = endpoints.find((e) => e.method === 'GET' && e.path === path);
+        expect(endpoint, `GET ${path} is routed`).to.not.equal(undefined);
+        const annotated = endpoint?.metadata?.kind === 'authorize';
         const { cookie } = await signIn(running.gatehouse, who === 'admin' ? adminClaims : plainClaims);
         const response = await get(running, path, cookie);
-        expect(response.status).to.equal(status);
-        if (status === 403) expect(await response.json()).to.include({ status: 403, code: 'auth.forbidden' });
+        if (settings.Authentication.Enabled) {
+          expect(response.status).to.equal(statusWhenOn);
+          if (statusWhenOn === 403) expect(await response.json()).to.include({ status: 403, code: 'auth.forbidden' });
+        } else if (annotated) {
+          expect(response.status).to.equal(403);
+          expect(await response.json()).to.include({ status: 403, code: 'auth.disabled' });
+        } else {
+          expect(response.status).to.equal(200);
+        }
       });
     }
+  });
+
+  describe('for signed-in users (authentication on, the default claim types)', () => {
+    let running: RunningGatehouse;
+    before(async () => (running = await startGatehouse()));
+    after(() => running.close());
 
     it('refuses an /api/ path with 403 even for a browser, and the access-denied page itself never redirects', async () => {
       const { cookie } = await signIn(running.gatehouse, plainClaims);
@@ -42,7 +63,7 @@ describe('named policies through HTTP', () => {
     it('returns app information as JSON', async () => {
       const { cookie } = await signIn(running.gatehouse, plainClaims);
       const body = (await (await get(running, '/api/app-info', cookie)).json()) as Record<string, unknown>;
-      expect(body).to.include({ name: 'gatehouse', environment: 'test' });
+      expect(body).to.include({ name: packageName, environment: 'test' });
       expect(body.uptimeSeconds).to.be.a('number');
     });
 

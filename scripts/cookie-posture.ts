@@ -1,0 +1,27 @@
+import { defaultSettings } from '../src/domain/settings/default-settings.js';
+import { providerKeys } from '../src/domain/settings/settings.js';
+
+const defaults = defaultSettings();
+
+/**
+ * Gatehouse's built-in authentication posture (docs: Posture, 2-3; the
+ * `--authProvider cookies` choice): local cookie authentication on, every external provider
+ * off, the authenticated fallback on. Spelled as environment variables, which win over
+ * `config/appsettings.json`: the demo and the test suites that exercise sign-in run with it
+ * whatever posture a project committed (a project generated with `--authProvider none`, or
+ * one whose provider still waits for its keys). Suites that check the project's own posture
+ * start it as configured instead.
+ */
+export const COOKIE_POSTURE: Readonly<Record<string, string>> = {
+  ProjectTemplate__Authentication__Enabled: String(defaults.Authentication.Enabled),
+  ProjectTemplate__Authentication__DefaultChallengeScheme: defaults.Authentication.DefaultChallengeScheme,
+  ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: String(
+    defaults.Authorization.RequireAuthenticatedUserByDefault,
+  ),
+  ...Object.fromEntries(
+    providerKeys.map((key) => [
+      `ProjectTemplate__Authentication__Providers__${key}__Enabled`,
+      String(defaults.Authentication.Providers[key].Enabled),
+    ]),
+  ),
+};

@@ -1,0 +1,37 @@
+import { COOKIE_POSTURE } from './cookie-posture.js';
+
+export interface DemoRegistration {
+  /** Gatehouse's public origin (`http://127.0.0.1:<port>`). */
+  appOrigin: string;
+  /** The demo identity provider's issuer. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the login page offers: "Sign in with <displayName>". */
+  displayName: string;
+}
+
+/** The callback path the demo registers at its provider, so it is pinned here too. */
+export const DEMO_CALLBACK_PATH = '/signin-oidc';
+
+/**
+ * The configuration `npm run demo` gives Gatehouse, and the browser suite, which composes
+ * the demo the same way: Gatehouse's built-in cookie posture whatever the project
+ * committed, and the OpenID Connect provider pointed at the demo identity provider.
+ * Environment variables, so they win over config/appsettings.json and .env: the demo works
+ * the same in every project generated from Gatehouse, whichever `--authProvider` it chose.
+ */
+export function demoSettings(demo: DemoRegistration): Record<string, string> {
+  const oidc = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
+  return {
+    ...COOKIE_POSTURE,
+    ProjectTemplate__Hosting__PublicOrigin: demo.appOrigin,
+    ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+    [`${oidc}Enabled`]: 'true',
+    [`${oidc}DisplayName`]: demo.displayName,
+    [`${oidc}Authority`]: demo.issuer,
+    [`${oidc}ClientId`]: demo.clientId,
+    [`${oidc}ClientSecret`]: demo.clientSecret,
+    [`${oidc}CallbackPath`]: DEMO_CALLBACK_PATH,
+  };
+}

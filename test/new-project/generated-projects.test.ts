@@ -1,0 +1,100 @@
+/**
+ * The slow half of the generator's tests (`npm run test:new-project`, run by CI): projects
+ * generated with `cookies` and `none` are installed (`cookies` with a real `npm ci`, `none`
+ * with the template's packages linked), pass their own `npm test`, start with `npm start`
+ * and answer as their posture says, and sign a user in through their `npm run demo`.
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { freePort } from '../support/free-port.js';
+import { TestBrowser } from '../support/oidc-app.js';
+import {
+  cleanEnvironment,
+  generate,
+  linkTemplateModules,
+  removeFolder,
+  run,
+  start,
+  temporaryFolder,
+  waitForOutput,
+  type Running,
+} from './generated-project.js';
+
+const LISTENING = /Gatehouse listening on (http:\/\/[^"\s]+)/;
+const MINUTE = 60_000;
+
+const projects = [
+  { choice: 'cookies', install: 'npm ci' },
+  { choice: 'none', install: 'linked' },
+] as const;
+
+for (const { choice, install } of projects) {
+  describe(`new project --authProvider ${choice} (${install === 'npm ci' ? 'a real npm ci' : 'the template’s packages linked'})`, function () {
+    this.timeout(5 * MINUTE);
+    let folder: string;
+    let dir: string;
+    const running: Running[] = [];
+
+    before(async () => {
+      folder = temporaryFolder(`project-${choice}`);
+      dir = join(folder, `${choice}-app`);
+      generate(dir, { authProvider: choice });
+      if (install === 'linked') return linkTemplateModules(dir);
+      const installed = await run('npm', ['ci', '--no-audit', '--no-fund'], dir, { timeoutMs: 5 * MINUTE });
+      expect(installed.status, installed.stderr).to.equal(0);
+    });
+    afterEach(async () => {
+      for (const command of running.splice(0)) await command.stop();
+    });
+    after(() => removeFolder(folder));
+
+    it('passes its own npm test', async () => {
+      const result = await run('npm', ['test'], dir, { timeoutMs: 5 * MINUTE });
+      const summary = /(\d+) passing[\s\S]*$/.exec(result.stdout)?.[0] ?? '';
+      expect(result.status, `${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`).to.equal(0);
+      expect(Number(/(\d+) passing/.exec(summary)?.[1])).to.be.greaterThan(500);
+      expect(summary).not.to.contain('failing');
+    });
+
+    it(`starts with npm start and answers / ${choice === 'none' ? 'publicly, with no cookie' : 'with a challenge'}, and /health/live`, async () => {
+      const command = start(
+        'npm',
+        ['start'],
+        dir,
+        cleanEnvironment({ PORT: String(await freePort()), ProjectTemplate__Hosting__ShutdownDrainSeconds: '0' }),
+      );
+      running.push(command);
+      const url = (await waitForOutput(command, LISTENING, 3 * MINUTE))[1];
+      const home = await fetch(`${url}/`, { redirect: 'manual', headers: { accept: 'text/html' } });
+      if (choice === 'cookies') {
+        expect(home.status).to.equal(302);
+        expect(home.headers.get('location')).to.equal('/Account/Login?returnUrl=%2F');
+      } else {
+        expect(home.status).to.equal(200);
+        expect(await home.text()).to.contain('This page is public');
+        expect(home.headers.getSetCookie()).to.deep.equal([]);
+        const admin = await fetch(`${url}/api/app-info/admin`);
+        expect(admin.status).to.equal(403);
+        expect(await admin.json()).to.include({ code: 'auth.disabled' });
+        expect(admin.headers.getSetCookie()).to.deep.equal([]);
+      }
+      const live = await fetch(`${url}/health/live`);
+      expect(live.status).to.equal(200);
+      expect(live.headers.getSetCookie()).to.deep.equal([]);
+    });
+
+    it('signs a user in through its npm run demo', async () => {
+      const port = await freePort();
+      const command = start('npm', ['run', 'demo'], dir, cleanEnvironment({ PORT: String(port), DEMO_IDP_PORT: '0' }));
+      running.push(command);
+      await waitForOutput(command, /Gatehouse demo is running/, MINUTE);
+      const appUrl = `http://127.0.0.1:${port}`;
+      const browser = new TestBrowser();
+      const callback = await browser.signIn(appUrl, 'admin');
+      expect(callback.status).to.equal(302);
+      const home = await browser.get(`${appUrl}/`, { accept: 'text/html' });
+      expect(home.status).to.equal(200);
+      expect(await home.text()).to.contain('Welcome, Ada Admin');
+    });
+  });
+}
