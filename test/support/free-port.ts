@@ -1,18 +1,31 @@
 import { createServer } from 'node:net';
 
 /**
- * A port the OS reports free (found by listening on port 0). For an app whose redirect
- * URI must be configured before it listens; the tiny window before it is reused is the
- * price of configuring absolute URLs from settings, never from the Host header.
+ * Ports picked from below the kernel's ephemeral range (Linux hands out 32768-60999 for
+ * port 0 and outgoing connections), so that a server listening on port 0 meanwhile (an
+ * identity provider started next) or an outgoing connection can never be given the port
+ * this reserved.
  */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+const LOWEST = 10_000;
+const HIGHEST = 32_000;
+
+/**
+ * A port that is free now, for an app whose redirect URI must be configured before it
+ * listens (absolute URLs come from settings, never from the Host header). Tried at
+ * random in a range the kernel does not hand out by itself, until one can be bound.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST));
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }

@@ -1,3 +1,4 @@
+import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 /**
  * The three social providers under the identity-provider contract suite: each vendor-shaped
  * server (scripts/vendor-servers/) on loopback and a Gatehouse whose Social1-3 point at it
@@ -101,6 +102,8 @@ export function socialHarness(vendor: SocialVendor): SocialHarness {
         gatehouse = await createGatehouse({
           env: {
             NODE_ENV: 'test',
+            // Gatehouse's built-in posture, whatever this project committed (scripts/cookie-posture.ts).
+            ...COOKIE_POSTURE,
             ProjectTemplate__Logging__Level: 'debug',
             ProjectTemplate__Hosting__PublicOrigin: url,
             ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',

@@ -1,3 +1,4 @@
+import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { startDemoSocialProviders, type DemoSocialProviders } from '../../../scripts/demo-social-providers.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
 import { freePort } from '../../support/free-port.js';
@@ -27,6 +28,8 @@ export async function startSocialStack(): Promise<SocialStack> {
     gatehouse = await createGatehouse({
       env: {
         NODE_ENV: 'test',
+        // Gatehouse's built-in posture, whatever this project committed (scripts/cookie-posture.ts).
+        ...COOKIE_POSTURE,
         ProjectTemplate__Hosting__PublicOrigin: appOrigin,
         ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
         ProjectTemplate__Logging__Level: 'warn',
