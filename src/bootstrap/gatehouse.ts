@@ -106,7 +106,15 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const identityProviders = publicOrigin.problem
     ? []
     : await createIdentityProviders(
-        { settings, publicOrigin: publicOrigin.value, environment, logger, clock, sessionStore: stores.sessions },
+        {
+          settings,
+          publicOrigin: publicOrigin.value,
+          environment,
+          logger,
+          clock,
+          sessionStore: stores.sessions,
+          rootDir,
+        },
         refusedByAdapters,
       );
   const healthChecks: HealthCheck[] = [

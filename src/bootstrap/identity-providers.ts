@@ -12,6 +12,7 @@ import type {
   ProvidersSettings,
 } from '../domain/settings/settings.js';
 import type { SocialProviderOptions } from '../adapters/oauth2/social-provider-options.js';
+import { installSamlSchemaValidation } from './saml-schema-validation.js';
 
 /** What every identity adapter may need from the composition root. */
 export interface ProviderContext {
@@ -23,6 +24,8 @@ export interface ProviderContext {
   clock: Clock;
   /** The signed-in store, shared by every instance: for records that must hold across instances (a SAML replay cache). */
   sessionStore: SessionStore;
+  /** The project folder: files an adapter reads at run time (the SAML schemas) are resolved from it. */
+  rootDir: string;
 }
 
 /**
@@ -71,6 +74,26 @@ const PROVIDER_ADAPTERS: Partial<Record<ProviderKey, ProviderFactory>> = {
     if (!options) return undefined;
     const { GitHubIdentityProvider } = await import('../adapters/github/github-identity-provider.js');
     return new GitHubIdentityProvider(options);
+  },
+  Saml2: async ({ settings, publicOrigin, logger, clock, sessionStore, rootDir }) => {
+    const saml = settings.Authentication.Providers.Saml2;
+    if (
+      !URL.canParse(saml.MetadataUrl) ||
+      !URL.canParse(saml.EntityId) ||
+      !URL.canParse(saml.ModulePath, publicOrigin)
+    ) {
+      return undefined;
+    }
+    await installSamlSchemaValidation(rootDir);
+    const { SamlIdentityProvider } = await import('../adapters/saml/saml-identity-provider.js');
+    return new SamlIdentityProvider({
+      settings: saml,
+      acsUrl: new URL(saml.ModulePath, publicOrigin).href,
+      timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
+      sessionStore,
+      logger,
+      clock,
+    });
   },
 };
 

@@ -55,17 +55,18 @@ describe('Sign-in in a real browser (chromium)', function () {
     return page
       .locator('table tbody tr')
       .evaluateAll((rows) =>
-        rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent?.trim() ?? '')),
+        rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
       );
   }
 
   /** Gatehouse's stylesheet is applied: its font stack and page background, not the browser's defaults. */
   async function expectStyled(page: Page): Promise<void> {
-    // Runs in the page (the project's tsconfig has no DOM lib; the element is reached through the locator).
+    // Runs in the page; the element is reached through the locator. (The DOM types come in
+    // through the XML libraries' declarations, where `defaultView` may be null.)
     const style = await page.locator('body').evaluate((body) => ({
-      font: body.ownerDocument.defaultView.getComputedStyle(body).fontFamily as string,
-      background: body.ownerDocument.defaultView.getComputedStyle(body.ownerDocument.documentElement)
-        .backgroundColor as string,
+      font: body.ownerDocument.defaultView?.getComputedStyle(body).fontFamily ?? '',
+      background:
+        body.ownerDocument.defaultView?.getComputedStyle(body.ownerDocument.documentElement).backgroundColor ?? '',
     }));
     expect(style.font, `body font on ${page.url()}`).to.match(/^system-ui\b/);
     expect(style.background, `page background on ${page.url()}`).to.equal('rgb(246, 247, 251)');

@@ -15,6 +15,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   'idp.timeout': 503,
   'idp.token_exchange_failed': 502,
   'idp.userinfo_failed': 502,
+  'idp.metadata_invalid': 503,
+  'idp.validator_unavailable': 503,
   'session.store_unavailable': 503,
 };
 

@@ -16,14 +16,35 @@ export interface ClaimMapping {
   fallback?: boolean;
 }
 
-/** SAML claim URIs (WS-Federation / ADFS vocabulary), emitted by the SAML adapter as claim names. */
+/** SAML claim URIs (WS-Federation / ADFS / Entra ID vocabulary), emitted by the SAML adapter as claim names. */
 export const SamlClaimUris = {
-  /** The SAML adapter emits the assertion's `<NameID>` under this name. */
+  /** The SAML adapter emits the assertion's `<NameID>` under this name (never a transient one: see the SAML adapter). */
   NameIdentifier: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier',
   Name: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
+  GivenName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  Surname: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
   EmailAddress: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  Upn: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/upn',
   Role: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role',
   Group: 'http://schemas.xmlsoap.org/claims/Group',
+  Groups: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+} as const;
+
+/**
+ * LDAP / eduPerson attribute names in the `urn:oid` form that SAML identity providers use
+ * with the URI name format (SAML V2.0 X.500/LDAP Attribute Profile; eduPerson).
+ */
+export const SamlAttributeOids = {
+  /** RFC 4524 `mail`. */
+  Mail: 'urn:oid:0.9.2342.19200300.100.1.3',
+  /** RFC 2798 `displayName`. */
+  DisplayName: 'urn:oid:2.16.840.1.113730.3.1.241',
+  /** RFC 4519 `givenName`. */
+  GivenName: 'urn:oid:2.5.4.42',
+  /** RFC 4519 `sn` (surname). */
+  Surname: 'urn:oid:2.5.4.4',
+  /** eduPerson `eduPersonPrincipalName`: a scoped, stable-enough login name (`user@example.edu`). */
+  EduPersonPrincipalName: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.6',
 } as const;
 
 const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
@@ -45,12 +66,24 @@ export const builtInClaimMappings: Readonly<Record<ProviderKey, readonly ClaimMa
     { source: 'groups', target: Group },
     { source: 'permissions', target: Permission },
   ],
+  // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
+  // NameID names the user. Names fall back from the full name to the display name, then to
+  // the given name or the surname alone. Multi-valued attributes (roles, groups) keep every value.
   Saml2: [
     { source: SamlClaimUris.NameIdentifier, target: Subject },
+    { source: SamlAttributeOids.EduPersonPrincipalName, target: Subject, fallback: true },
+    { source: SamlClaimUris.Upn, target: Subject, fallback: true },
     { source: SamlClaimUris.Name, target: Name },
+    { source: SamlAttributeOids.DisplayName, target: Name, fallback: true },
+    { source: SamlClaimUris.GivenName, target: Name, fallback: true },
+    { source: SamlAttributeOids.GivenName, target: Name, fallback: true },
+    { source: SamlClaimUris.Surname, target: Name, fallback: true },
+    { source: SamlAttributeOids.Surname, target: Name, fallback: true },
     { source: SamlClaimUris.EmailAddress, target: Email },
+    { source: SamlAttributeOids.Mail, target: Email, fallback: true },
     { source: SamlClaimUris.Role, target: Role },
     { source: SamlClaimUris.Group, target: Group },
+    { source: SamlClaimUris.Groups, target: Group },
   ],
   // Microsoft Graph `GET /me` (the Social1 adapter reads it): `id` is the user's object id,
   // stable and never reassigned; `mail` is often null for personal accounts, hence the

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SamlClaimUris } from '../../../../src/domain/claims/claim-mappings.js';
+import { SamlAttributeOids, SamlClaimUris } from '../../../../src/domain/claims/claim-mappings.js';
 import { ClaimTypes } from '../../../../src/domain/claims/claim-types.js';
 import { narrowClaimValues, normalizeClaims, PROTOCOL_CLAIMS } from '../../../../src/domain/claims/normalize-claims.js';
 import type { Claim, Principal } from '../../../../src/domain/claims/principal.js';
@@ -98,6 +98,44 @@ const providerCases: ProviderCase[] = [
       `${Role}=Administrator`,
       `${Subject}=ada@corp`,
     ],
+  },
+  {
+    label: 'SAML2: urn:oid names (mail, displayName, eduPersonPrincipalName) when no claim URI or NameID says it',
+    provider: 'Saml2',
+    claims: {
+      [SamlAttributeOids.EduPersonPrincipalName]: 'ada@corp.example',
+      [SamlAttributeOids.DisplayName]: 'Ada Lovelace',
+      [SamlAttributeOids.GivenName]: 'Ada',
+      [SamlAttributeOids.Surname]: 'Lovelace',
+      [SamlAttributeOids.Mail]: 'ada@mail.example',
+      [SamlClaimUris.Groups]: ['g-1', 'g-2', 'g-3'],
+    },
+    expected: [
+      `${Email}=ada@mail.example`,
+      `${Group}=g-1`,
+      `${Group}=g-2`,
+      `${Group}=g-3`,
+      `${Name}=Ada Lovelace`,
+      `${Subject}=ada@corp.example`,
+    ],
+  },
+  {
+    label: 'SAML2: the NameID and claim URIs win over the urn:oid fallbacks',
+    provider: 'Saml2',
+    claims: {
+      [SamlClaimUris.NameIdentifier]: 'persistent-7',
+      [SamlAttributeOids.EduPersonPrincipalName]: 'ada@corp.example',
+      [SamlClaimUris.EmailAddress]: 'ada@corp.example',
+      [SamlAttributeOids.Mail]: 'other@mail.example',
+      [SamlAttributeOids.GivenName]: 'Ada',
+    },
+    expected: [`${Email}=ada@corp.example`, `${Name}=Ada`, `${Subject}=persistent-7`],
+  },
+  {
+    label: 'SAML2: the surname alone names the user when nothing else does',
+    provider: 'Saml2',
+    claims: { [SamlClaimUris.NameIdentifier]: 'p-1', [SamlAttributeOids.Surname]: 'Lovelace' },
+    expected: [`${Name}=Lovelace`, `${Subject}=p-1`],
   },
   {
     label: 'SAML2: an unmapped attribute invents nothing',

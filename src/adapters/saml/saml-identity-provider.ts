@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import type { IdentityProviderInstance, ServiceProviderInstance } from 'samlify';
+import type { Clock } from '../../application/ports/clock.js';
+import type { HealthCheck } from '../../application/ports/health-check.js';
+import type {
+  CallbackDocument,
+  CallbackEndpoint,
+  CallbackMessage,
+  ChallengeStart,
+  FlowSecrets,
+  IdentityProvider,
+  IdentityProviderInfo,
+  ProviderIdentity,
+} from '../../application/ports/identity-provider.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { SessionStore } from '../../application/ports/session-store.js';
+import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import type { Saml2Settings } from '../../domain/settings/settings.js';
+import { assertionClaims } from './assertion-claims.js';
+import { checkAssertion, SAML_ID } from './assertion-checks.js';
+import { AssertionReplayCache } from './assertion-replay-cache.js';
+import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './identity-provider-metadata.js';
+import { fetchMetadata } from './metadata-fetch.js';
+import { RefreshingMetadata } from './refreshing-metadata.js';
+import { checkResponseShape } from './response-shape.js';
+import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
+import { metadataRefusal, samlRefusal } from './saml-refusals.js';
+import { reportedStatus } from './saml-status.js';
+import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
+import { readSignedParts } from './signed-parts.js';
+import { isWithinValidity } from './signing-certificate.js';
+
+/** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
+export const CLOCK_SKEW_MS = 3 * 60 * 1000;
+/** A signed response with a few dozen attributes is tens of KiB; 512 KiB leaves ample room and bounds the work. */
+export const SAML_RESPONSE_LIMIT_BYTES = 512 * 1024;
+
+export interface SamlProviderOptions {
+  settings: Saml2Settings;
+  /** publicOrigin + ModulePath, built by the caller from configuration: Destination and Recipient must equal it. */
+  acsUrl: string;
+  /** Time-out of the metadata fetch. */
+  timeoutMs: number;
+  /** The shared session store: assertion IDs are recorded there, so a replay fails on every instance. */
+  sessionStore: SessionStore;
+  logger: Logger;
+  clock: Clock;
+}
+
+interface LoadedMetadata {
+  metadata: IdentityProviderMetadata;
+  /** One samlify identity provider per signing certificate, by certificate body. */
+  entities: Map<string, IdentityProviderInstance>;
+}
+
+/**
+ * SAML 2.0 Web Browser SSO (SAML Profiles 4.1) as a service provider, with samlify: the
+ * AuthnRequest goes out with the HTTP-Redirect binding, the Response comes back with
+ * HTTP-POST to the ACS (ModulePath). samlify checks the schema, the status, the signature
+ * against the metadata's certificates, the Issuer and the Conditions window; this adapter
+ * adds what samlify leaves to its caller (SECURITY.md), each on the signed element: the
+ * response's shape (wrapping), SHA-256 or better, a signed Assertion when required,
+ * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
+ * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
+ */
+export class SamlIdentityProvider implements IdentityProvider {
+  readonly info: IdentityProviderInfo;
+  readonly callback: CallbackEndpoint = { messageMethods: ['POST'], maxBodyBytes: SAML_RESPONSE_LIMIT_BYTES };
+  readonly healthCheck: HealthCheck;
+  readonly #options: SamlProviderOptions;
+  readonly #serviceProvider: ServiceProviderInstance;
+  readonly #metadata: RefreshingMetadata<LoadedMetadata>;
+  readonly #replay: AssertionReplayCache;
+
+  constructor(options: SamlProviderOptions) {
+    const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
+    if (!acs || !/^https?:$/.test(acs.protocol) || acs.search !== '' || acs.hash !== '') {
+      throw new GatehouseError('config.invalid', 'The SAML ACS URL must be an absolute http(s) URL without query.');
+    }
+    if (!(options.timeoutMs > 0)) throw new GatehouseError('config.invalid', 'The SAML time-out must be positive.');
+    const { settings } = options;
+    this.#options = options;
+    this.info = {
+      key: 'Saml2',
+      scheme: settings.Scheme,
+      displayName: settings.DisplayName,
+      callbackPath: settings.ModulePath,
+    };
+    this.#serviceProvider = samlifyServiceProvider({
+      entityId: settings.EntityId,
+      acsUrl: options.acsUrl,
+      wantAssertionsSigned: settings.RequireSignedAssertions,
+      clockSkewMs: CLOCK_SKEW_MS,
+    });
+    this.#replay = new AssertionReplayCache(options.sessionStore);
+    this.#metadata = new RefreshingMetadata({
+      load: () => this.#loadMetadata(),
+      clock: options.clock,
+      onRefreshFailed: (error) => this.#log('metadata', error, {}),
+    });
+    this.healthCheck = {
+      name: 'identityProvider:Saml2',
+      // Not required: an identity-provider outage must not take every replica out of
+      // rotation; local sign-in and existing sessions keep working without it.
+      required: false,
+      check: async () => {
+        try {
+          await this.#metadata.get();
+          return 'up';
+        } catch {
+          return 'down';
+        }
+      },
+    };
+  }
+
+  async beginChallenge(): Promise<ChallengeStart> {
+    const { entities } = await this.#metadataOrRefusal();
+    const [identityProvider] = entities.values();
+    if (!identityProvider) throw samlRefusal('idp.metadata_invalid');
+    // SAML Bindings 3.4.3: RelayState is at most 80 bytes; 256 random bits in base64url are 43.
+    const relayState = randomBytes(32).toString('base64url');
+    let request: { id: string; context: string };
+    try {
+      request = this.#serviceProvider.createLoginRequest(identityProvider, 'redirect', { relayState });
+    } catch (error) {
+      throw this.#refused('challenge', translateSamlifyError(error), {});
+    }
+    return {
+      redirectUrl: request.context,
+      correlation: relayState,
+      secrets: { requestId: request.id, requestedAt: String(this.#options.clock.now()) },
+    };
+  }
+
+  correlate(message: CallbackMessage): string | undefined {
+    const value = singleField(message.form, 'RelayState');
+    return value === '' ? undefined : value;
+  }
+
+  reportedError(message: CallbackMessage): GatehouseError | undefined {
+    try {
+      const encoded = singleField(message.form, 'SAMLResponse');
+      if (encoded === undefined) return undefined;
+      const error = reportedStatus(parseSamlXml(decodePostedMessage(encoded)).documentElement);
+      if (error) this.#log('callback', error, {});
+      return error;
+    } catch {
+      return undefined; // a message that cannot be read is refused by completeCallback, with its reason
+    }
+  }
+
+  async completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity> {
+    const ids: Record<string, string> = {};
+    try {
+      const requestId = secrets.requestId;
+      if (requestId === undefined || !SAML_ID.test(requestId)) {
+        throw new GatehouseError('idp.flow_missing', 'The sign-in could not be completed: it was not started here.', {
+          safe: true,
+        });
+      }
+      ids.requestId = requestId;
+      return await this.#complete(message, requestId, ids);
+    } catch (thrown) {
+      throw this.#refused('callback', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
+    }
+  }
+
+  callbackDocument(): CallbackDocument {
+    return { contentType: 'application/samlmetadata+xml', body: this.#serviceProvider.getMetadata() };
+  }
+
+  async #complete(message: CallbackMessage, requestId: string, ids: Record<string, string>): Promise<ProviderIdentity> {
+    const encoded = singleField(message.form, 'SAMLResponse');
+    if (encoded === undefined) throw samlRefusal('idp.response_malformed');
+    const xml = decodePostedMessage(encoded);
+    const shape = checkResponseShape(parseSamlXml(xml));
+    noteId(ids, 'responseId', attributeOf(shape.response, 'ID'));
+    noteId(ids, 'assertionId', attributeOf(shape.assertion, 'ID'));
+
+    const { metadata, entities } = await this.#metadata.get();
+    const { settings, clock } = this.#options;
+    const signed = readSignedParts(xml, shape, metadata.signingCertificates, settings.RequireSignedAssertions);
+    const now = clock.now();
+    if (settings.ValidateCertificates && !signed.signers.every((signer) => isWithinValidity(signer, now))) {
+      throw samlRefusal('idp.certificate_expired');
+    }
+    const checked = checkAssertion(signed, shape.response, {
+      issuer: metadata.entityId,
+      audience: settings.EntityId,
+      acsUrl: this.#options.acsUrl,
+      requestId,
+      now,
+      clockSkewMs: CLOCK_SKEW_MS,
+    });
+    const claims = assertionClaims(signed.assertion);
+
+    // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
+    const [signer] = signed.signers;
+    const identityProvider = signer ? entities.get(signer.body) : undefined;
+    if (!identityProvider) throw samlRefusal('idp.signature_invalid');
+    await this.#serviceProvider.parseLoginResponse(identityProvider, 'post', { body: { SAMLResponse: encoded } });
+
+    // Last, so that only an assertion that passed every check is spent.
+    await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
+    return { claims };
+  }
+
+  async #metadataOrRefusal(): Promise<LoadedMetadata> {
+    try {
+      return await this.#metadata.get();
+    } catch (error) {
+      throw this.#refused('metadata', isGatehouseError(error) ? error : samlRefusal('idp.metadata_invalid'), {});
+    }
+  }
+
+  async #loadMetadata(): Promise<LoadedMetadata> {
+    const xml = await fetchMetadata(this.#options.settings.MetadataUrl, this.#options.timeoutMs);
+    const metadata = readIdentityProviderMetadata(xml, this.#options.clock.now());
+    const entities = new Map<string, IdentityProviderInstance>();
+    try {
+      for (const certificate of metadata.signingCertificates) {
+        entities.set(certificate.body, samlifyIdentityProvider(metadata, certificate));
+      }
+    } catch {
+      throw metadataRefusal('samlify could not read the values taken from it.');
+    }
+    return { metadata, entities };
+  }
+
+  /** Logs a refusal by its code and the message's IDs (shape-checked), never its content; returns it to throw. */
+  #refused(stage: string, error: GatehouseError, ids: Record<string, string>): GatehouseError {
+    this.#log(stage, error, ids);
+    return error;
+  }
+
+  #log(stage: string, error: unknown, ids: Record<string, string>): void {
+    const code = isGatehouseError(error) ? error.code : 'idp.metadata_invalid';
+    this.#options.logger.warn({ provider: 'Saml2', stage, code, ...ids }, 'SAML step failed');
+  }
+}
+
+/** The single value of a form field; a repeated field is refused (`request.repeated_parameter`). */
+function singleField(form: URLSearchParams, name: string): string | undefined {
+  const values = form.getAll(name);
+  if (values.length > 1) {
+    throw new GatehouseError('request.repeated_parameter', `The form field "${name}" must appear at most once.`, {
+      safe: true,
+    });
+  }
+  return values[0];
+}
+
+function noteId(ids: Record<string, string>, name: string, value: string | undefined): void {
+  if (value !== undefined && SAML_ID.test(value)) ids[name] = value;
+}

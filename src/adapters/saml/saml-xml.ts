@@ -1,0 +1,84 @@
+import { DOMParser } from '@xmldom/xmldom';
+import { samlRefusal } from './saml-refusals.js';
+
+/**
+ * Decodes a POST-binding message (SAML Bindings 3.5.4: base64 of the XML, line breaks
+ * allowed). Strict: characters outside the base64 alphabet, bad padding or bytes that are
+ * not UTF-8 are refused, never skipped the way `Buffer.from(..., 'base64')` skips them.
+ */
+export function decodePostedMessage(encoded: string): string {
+  const compact = encoded.replace(/[\r\n\t ]/g, '');
+  if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
+    throw samlRefusal('idp.response_malformed');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
+  } catch {
+    throw samlRefusal('idp.response_malformed');
+  }
+}
+
+/**
+ * Parses a SAML document (a message or metadata). A document type declaration is refused
+ * before any parser sees it, so no DTD is ever read and no entity (external or a
+ * billion-laughs chain) is ever expanded: SAML messages have no business carrying one
+ * (SAML Core 1.3, SAML Security Considerations 6.3.1). Any parser complaint is a refusal.
+ */
+export function parseSamlXml(
+  text: string,
+  refusal: () => Error = () => samlRefusal('idp.response_malformed'),
+): Document {
+  // `<!` starts only comments, CDATA sections and declarations; a DOCTYPE or ENTITY
+  // anywhere (even inside a comment, where it is harmless) is refused rather than parsed.
+  if (/<!\s*(DOCTYPE|ENTITY)/i.test(text)) throw refusal();
+  let failed = false;
+  const complain = () => {
+    failed = true;
+  };
+  let document: Document;
+  try {
+    document = new DOMParser({
+      errorHandler: { warning: complain, error: complain, fatalError: complain },
+    }).parseFromString(text, 'text/xml');
+  } catch {
+    throw refusal();
+  }
+  if (failed || !document.documentElement || document.doctype) throw refusal();
+  return document;
+}
+
+/** The element children of `parent` with this namespace and local name, in document order. */
+export function childElements(parent: Element, namespace: string, localName: string): Element[] {
+  const found: Element[] = [];
+  for (let node = parent.firstChild; node; node = node.nextSibling) {
+    if (isElement(node) && node.namespaceURI === namespace && node.localName === localName) found.push(node);
+  }
+  return found;
+}
+
+/** Every element below `root` (itself included) with this namespace and local name. */
+export function descendants(root: Element | Document, namespace: string, localName: string): Element[] {
+  return Array.from(root.getElementsByTagNameNS(namespace, localName));
+}
+
+/** Every element below `root` with this local name, in any namespace (or none): what a wrapping attack would hide. */
+export function descendantsByLocalName(root: Element | Document, localName: string): Element[] {
+  return Array.from(root.getElementsByTagNameNS('*', localName));
+}
+
+/** The attribute's value, or undefined when absent (xmldom answers "" for a missing attribute). */
+export function attributeOf(element: Element, name: string): string | undefined {
+  return element.hasAttribute(name) ? (element.getAttribute(name) ?? undefined) : undefined;
+}
+
+/**
+ * The text of an element, every text node joined: a comment inside a value
+ * (`admin@example.com<!---->.evil.example`) can never cut it short.
+ */
+export function textOf(element: Element): string {
+  return (element.textContent ?? '').trim();
+}
+
+function isElement(node: Node): node is Element {
+  return node.nodeType === 1;
+}

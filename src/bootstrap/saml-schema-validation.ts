@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { GatehouseError } from '../domain/errors.js';
+
+let installed: Promise<void> | undefined;
+
+/**
+ * Gives samlify its schema validator: process-global state (`setSchemaValidator`), so it
+ * is set here, in the composition root, once per process and only when a Saml2 provider
+ * is composed, never as a side effect of importing a module. The validator runs Debian's
+ * `xmllint` against the SAML 2.0 schemas in `<root>/schemas/saml2`; without xmllint the
+ * provider is refused at startup (a problem naming `Saml2:Enabled`), not at the first
+ * sign-in.
+ */
+export function installSamlSchemaValidation(rootDir: string): Promise<void> {
+  installed ??= install(rootDir).catch((error: unknown) => {
+    installed = undefined;
+    throw error;
+  });
+  return installed;
+}
+
+async function install(rootDir: string): Promise<void> {
+  const [{ useSchemaValidator }, { XmllintSchemaValidator, isXmllintInstalled }] = await Promise.all([
+    import('../adapters/saml/samlify-entities.js'),
+    import('../adapters/saml/xmllint-schema-validator.js'),
+  ]);
+  if (!isXmllintInstalled()) {
+    throw new GatehouseError(
+      'config.invalid',
+      'SAML sign-in needs the xmllint program to check every response against the SAML schema: install it (Debian and Ubuntu: apt-get install libxml2-utils) or disable Saml2',
+    );
+  }
+  const validator = new XmllintSchemaValidator({ schemaDir: join(rootDir, 'schemas', 'saml2') });
+  useSchemaValidator(validator.validate);
+}

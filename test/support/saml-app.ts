@@ -1,0 +1,72 @@
+import { readRedirectedAuthnRequest, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
+import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
+import { CookieJar } from './drive-oidc-login.js';
+import { freePort } from './free-port.js';
+import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
+
+export const SP_ENTITY_ID = 'https://gatehouse.test/saml';
+
+export interface SamlApp {
+  url: string;
+  acsUrl: string;
+  gatehouse: Gatehouse;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Gatehouse with Saml2 enabled against `idp`, on a free loopback port (its PublicOrigin). */
+export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<string, string> = {}): Promise<SamlApp> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logs: string[] = [];
+  const gatehouse = await createGatehouse({
+    env: {
+      NODE_ENV: 'test',
+      ProjectTemplate__Logging__Level: 'debug',
+      ProjectTemplate__Hosting__PublicOrigin: url,
+      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
+      ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
+      ProjectTemplate__Authentication__Providers__Saml2__EntityId: SP_ENTITY_ID,
+      ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: idp.metadataUrl,
+      ...env,
+    },
+    logDestination: { write: (line: string) => void logs.push(line) },
+  });
+  await gatehouse.listen(port, '127.0.0.1');
+  return { url, acsUrl: `${url}/Saml2/Acs`, gatehouse, logs, close: () => gatehouse.shutdown() };
+}
+
+/** A browser for SAML sign-ins: one cookie jar, redirects not followed. */
+export class SamlBrowser {
+  readonly jar = new CookieJar();
+
+  /** Starts a challenge; returns the AuthnRequest as the identity provider receives it. */
+  async challenge(app: { url: string }, returnUrl = '/'): Promise<ReceivedAuthnRequest> {
+    const response = await this.jar.fetch(
+      `${app.url}/External/Challenge?provider=Saml2&returnUrl=${encodeURIComponent(returnUrl)}`,
+    );
+    const location = response.headers.get('location');
+    if (response.status !== 302 || !location) throw new Error(`challenge answered ${response.status}`);
+    return readRedirectedAuthnRequest(location);
+  }
+
+  /** Delivers a form to the ACS as the page re-posted from our own site does: with this browser's cookies. */
+  post(url: string, form: Record<string, string>): Promise<Response> {
+    return this.jar.fetch(url, { method: 'POST', body: new URLSearchParams(form) });
+  }
+
+  get(url: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.jar.fetch(url, { headers });
+  }
+
+  sessionToken(origin: string): string | undefined {
+    return /gatehouse\.sid=([^;]+)/.exec(this.jar.header(origin) ?? '')?.[1];
+  }
+
+  /** Challenge, answer (as `options` says) and delivery in one: the ACS's response. */
+  async signIn(app: SamlApp, idp: SamlTestIdentityProvider, options: AnswerOptions = {}, returnUrl = '/') {
+    const request = await this.challenge(app, returnUrl);
+    return this.post(app.acsUrl, idp.answer(request, SP_ENTITY_ID, options));
+  }
+}
