@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import { SamlBrowser, SP_ENTITY_ID, startSamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 
 async function expectCode(response: Response, status: number, code: string): Promise<void> {
