@@ -31,6 +31,39 @@ describe('SAML2 sign-in through the app (xml-crypto-signed responses)', function
     expect((await browser.get(`${app.url}/api/app-info/admin`)).status).to.equal(200);
   });
 
+  it('logs nothing of the messages beyond their IDs: no NameID, attribute, status text, SAMLResponse or RelayState', async () => {
+    const logsBefore = app.logs.length;
+    const sentinel = 'SENTINEL-saml-7c1e';
+    const browser = new SamlBrowser();
+    const request = await browser.challenge(app);
+    const accepted = idp.answer(request, SP_ENTITY_ID, {
+      assertion: { nameId: `${sentinel}-nameid`, attributes: { 'urn:oid:2.5.4.42': [`${sentinel}-given`] } },
+    });
+    expect((await browser.post(app.acsUrl, accepted)).status).to.equal(302);
+    const refusedRequest = await browser.challenge(app);
+    const refused = idp.answer(refusedRequest, SP_ENTITY_ID, {
+      assertion: { audiences: ['https://elsewhere.example'], nameId: `${sentinel}-refused` },
+      sign: 'assertion',
+      tamper: (xml) =>
+        xml.replace('</samlp:StatusCode>', `</samlp:StatusCode><samlp:StatusMessage>${sentinel}</samlp:StatusMessage>`),
+    });
+    expect((await browser.post(app.acsUrl, refused)).status).to.equal(400);
+    const logs = app.logs.slice(logsBefore).join('\n');
+    for (const secret of [
+      sentinel,
+      accepted.SAMLResponse?.slice(0, 40),
+      refused.SAMLResponse?.slice(0, 40),
+      request.relayState,
+      refusedRequest.relayState,
+    ]) {
+      expect(logs).not.to.contain(secret);
+    }
+    const refusal = app.logs.slice(logsBefore).find((line) => line.includes('"code":"idp.audience_mismatch"'));
+    expect(refusal, logs).to.be.a('string');
+    expect(refusal).to.contain(`"requestId":"${refusedRequest.id}"`);
+    expect(refusal).to.match(/"assertionId":"_[0-9a-f]+"/);
+  });
+
   it('serves this service provider’s metadata on GET ModulePath', async () => {
     const response = await fetch(app.acsUrl);
     expect(response.status).to.equal(200);
