@@ -84,7 +84,9 @@ describe('SAML2 settings and identity-provider metadata', function () {
       redirect: 'manual',
       headers: { accept: 'text/html' },
     });
+    const body = await response.clone().text();
     await expectCode(response, 503, 'idp.metadata_invalid');
+    expect(body).to.contain('It names no signing certificate');
     expect(app.logs.join('\n')).to.contain('"code":"idp.metadata_invalid"');
   });
 
