@@ -71,6 +71,13 @@ describe('SAML2 attack catalogue: every forged, replayed or misdirected response
       await expectRefused(response, 'idp.signature_algorithm_refused');
     });
 
+    it('RSA-SHA1 over a SHA-256 digest: idp.signature_algorithm_refused', async () => {
+      await expectRefused(
+        (await attempt({ signing: { signatureAlgorithm: RSA_SHA1 } })).response,
+        'idp.signature_algorithm_refused',
+      );
+    });
+
     it('RSA-SHA256 over a SHA-1 digest: idp.signature_algorithm_refused', async () => {
       await expectRefused(
         (await attempt({ signing: { digestAlgorithm: DIGEST_SHA1 } })).response,

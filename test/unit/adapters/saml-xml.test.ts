@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { assertionClaims } from '../../../src/adapters/saml/assertion-claims.js';
-import { decodePostedMessage, parseSamlXml } from '../../../src/adapters/saml/saml-xml.js';
+import { decodePostedMessage, parseSamlXml, textOf } from '../../../src/adapters/saml/saml-xml.js';
 
 const refusalCode = (run: () => unknown) => {
   try {
@@ -38,6 +38,13 @@ describe('reading a posted SAML message', () => {
       expect(refusalCode(() => parseSamlXml(xml))).to.equal('idp.response_malformed');
     });
   }
+});
+
+describe('textOf', () => {
+  it('joins every text node: a comment inside a value never cuts it short', () => {
+    const element = parseSamlXml('<NameID>admin@example.com<!---->.evil.example</NameID>').documentElement;
+    expect(textOf(element)).to.equal('admin@example.com.evil.example');
+  });
 });
 
 describe('assertionClaims', () => {
