@@ -35,3 +35,33 @@ export function demoSettings(demo: DemoRegistration): Record<string, string> {
     [`${oidc}CallbackPath`]: DEMO_CALLBACK_PATH,
   };
 }
+
+/** The SAML identity provider the demo registers Gatehouse at, and what the login page calls it. */
+export interface DemoSamlRegistration {
+  appOrigin: string;
+  /** The demo SAML identity provider's metadata URL. */
+  metadataUrl: string;
+  displayName: string;
+}
+
+/** The entity ID the demo gives Gatehouse: its ModulePath, where it serves its own SAML metadata. */
+export function demoSamlEntityId(appOrigin: string): string {
+  return `${appOrigin}/Saml2/Acs`;
+}
+
+/**
+ * The Saml2 provider pointed at the demo SAML identity provider, which releases the demo
+ * users' permissions under a plain attribute name: a claims-transformation mapping turns it
+ * into `application:permission`, as an operator would for a real identity provider.
+ */
+export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, string> {
+  const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
+  return {
+    [`${saml}Enabled`]: 'true',
+    [`${saml}DisplayName`]: demo.displayName,
+    [`${saml}EntityId`]: demoSamlEntityId(demo.appOrigin),
+    [`${saml}MetadataUrl`]: demo.metadataUrl,
+    [`${saml}ModulePath`]: '/Saml2/Acs',
+    ProjectTemplate__Authentication__ClaimsTransformation__Mappings__Saml2__permissions: 'application:permission',
+  };
+}

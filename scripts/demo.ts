@@ -1,15 +1,17 @@
 /**
  * `npm run demo`: a newcomer's first minute. Starts a real OpenID provider (oidc-provider,
- * a devDependency) and three local servers shaped like Microsoft, Amazon and GitHub, all on
- * loopback with the same two demo users, then Gatehouse configured against them (the
- * social providers through their endpoint overrides). Development only: it refuses
+ * a devDependency), a SAML 2.0 identity provider (scripts/demo-saml-identity-provider.ts)
+ * and three local servers shaped like Microsoft, Amazon and GitHub, all on loopback with
+ * the same two demo users, then Gatehouse configured against them (the social providers
+ * through their endpoint overrides). Development only: it refuses
  * NODE_ENV=production, and nothing in src/ imports it.
  */
 import { randomBytes } from 'node:crypto';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
-import { DEMO_CALLBACK_PATH, demoSettings } from './demo-settings.js';
+import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js';
+import { DEMO_CALLBACK_PATH, demoSamlEntityId, demoSamlSettings, demoSettings } from './demo-settings.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
@@ -34,6 +36,11 @@ const idp = await startDemoIdentityProvider({
   ],
 });
 
+const samlIdp = await startDemoSamlIdentityProvider({
+  port: Number(process.env.DEMO_SAML_IDP_PORT ?? 0),
+  serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
+});
+
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
 
 let gatehouse;
@@ -49,12 +56,18 @@ try {
         clientSecret,
         displayName: 'the demo identity provider',
       }),
+      ...demoSamlSettings({
+        appOrigin,
+        metadataUrl: samlIdp.metadataUrl,
+        displayName: 'the demo SAML identity provider',
+      }),
       ...social.env,
     },
   });
 } catch (error) {
   if (error instanceof StartupError) console.error(error.problems.map(formatProblem).join('\n'));
   await idp.close();
+  await samlIdp.close();
   await social.close();
   throw error;
 }
@@ -68,6 +81,9 @@ console.log(`
       user   (Uma User: no roles)
     Any password is accepted. The provider runs at ${idp.issuer}.
 
+    Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
+    any password), at ${samlIdp.metadataUrl}.
+
     Or sign in with a social provider, each a local server shaped like its vendor
     (same endpoints, fields and errors; it is not the vendor), choosing the same
     two accounts on its consent page:
@@ -79,6 +95,7 @@ ${social.providers.map(({ key, vendor, server }) => `      ${key}: ${vendor} (lo
 const stop = async () => {
   await gatehouse.shutdown();
   await idp.close();
+  await samlIdp.close();
   await social.close();
   process.exit(0);
 };

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
-import { DEMO_CALLBACK_PATH, demoSettings } from '../../../scripts/demo-settings.js';
+import {
+  startDemoSamlIdentityProvider,
+  type DemoSamlIdentityProvider,
+} from '../../../scripts/demo-saml-identity-provider.js';
+import {
+  DEMO_CALLBACK_PATH,
+  demoSamlEntityId,
+  demoSamlSettings,
+  demoSettings,
+} from '../../../scripts/demo-settings.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
 import { freePort } from '../../support/free-port.js';
 
@@ -11,6 +20,8 @@ export interface DemoStack {
   issuer: string;
   /** What the login page offers: "Sign in with <displayName>". */
   displayName: string;
+  /** The demo SAML identity provider (on 127.0.0.2: another site than the app) and its login-page name. */
+  saml: { origin: string; displayName: string };
   /** From the provider's discovery document: where RP-initiated logout sends the browser. */
   endSessionEndpoint: string;
   gatehouse: Gatehouse;
@@ -20,8 +31,8 @@ export interface DemoStack {
 }
 
 /**
- * The demo identity provider and a Gatehouse configured against it, as `npm run demo`
- * composes them, both on free loopback ports. The app port is chosen first because the
+ * The demo identity providers (OpenID Connect and SAML) and a Gatehouse configured against
+ * them, as `npm run demo` composes them, both on free loopback ports. The app port is chosen first because the
  * provider's client registration needs the redirect URIs before Gatehouse listens.
  */
 export async function startDemoStack(): Promise<DemoStack> {
@@ -41,6 +52,10 @@ export async function startDemoStack(): Promise<DemoStack> {
       },
     ],
   });
+  const samlIdp: DemoSamlIdentityProvider = await startDemoSamlIdentityProvider({
+    serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
+  });
+  const saml = { origin: new URL(samlIdp.metadataUrl).origin, displayName: 'the demo SAML identity provider' };
   const logs: string[] = [];
   let gatehouse: Gatehouse | undefined;
   try {
@@ -49,6 +64,7 @@ export async function startDemoStack(): Promise<DemoStack> {
         NODE_ENV: 'test',
         ProjectTemplate__Logging__Level: 'warn',
         ...demoSettings({ appOrigin, issuer: idp.issuer, clientId, clientSecret, displayName }),
+        ...demoSamlSettings({ appOrigin, metadataUrl: samlIdp.metadataUrl, displayName: saml.displayName }),
       },
       logDestination: { write: (line: string) => void logs.push(line) },
     });
@@ -66,17 +82,20 @@ export async function startDemoStack(): Promise<DemoStack> {
       appOrigin,
       issuer: idp.issuer,
       displayName,
+      saml,
       endSessionEndpoint,
       gatehouse,
       logs,
       close: async () => {
         await gatehouse?.shutdown();
         await idp.close();
+        await samlIdp.close();
       },
     };
   } catch (error) {
     await gatehouse?.shutdown();
     await idp.close();
+    await samlIdp.close();
     throw error;
   }
 }

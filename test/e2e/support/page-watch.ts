@@ -25,11 +25,16 @@ export class PageWatch {
   /** Main-frame navigation requests in order, one per redirect hop. */
   readonly navigations: Array<{ method: string; url: string }> = [];
 
-  static async attach(context: BrowserContext, page: Page): Promise<PageWatch> {
+  /** `allowedHosts`: the loopback addresses the journey may visit (an identity provider on 127.0.0.2 ...). */
+  static async attach(
+    context: BrowserContext,
+    page: Page,
+    allowedHosts: readonly string[] = ['127.0.0.1'],
+  ): Promise<PageWatch> {
     const watch = new PageWatch();
     await context.addInitScript({ content: REPORT_CSP_VIOLATIONS });
     await context.route(
-      (url) => url.hostname !== '127.0.0.1',
+      (url) => !allowedHosts.includes(url.hostname),
       async (route) => {
         watch.offHostRequests.push({ url: route.request().url(), fromPage: route.request().frame().url() });
         await route.abort('blockedbyclient');

@@ -1,0 +1,179 @@
+/**
+ * A SAML 2.0 identity provider on loopback, for `npm run demo` and the browser tests.
+ * Development only: in-memory state, a login form that takes any password for the two
+ * demo users, responses written from templates and signed with xml-crypto (the Assertion
+ * and the Response, RSA-SHA256), a signing key made at start. Nothing in src/ imports it.
+ *
+ * It serves its metadata at /metadata, takes AuthnRequests with the HTTP-Redirect binding
+ * at /sso, and answers registered service providers only, with a page that POSTs the
+ * response to their Assertion Consumer Service (the HTTP-POST binding).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { DEMO_USERS } from './demo-identity-provider.js';
+import {
+  identityProviderMetadataXml,
+  readRedirectedAuthnRequest,
+  type ReceivedAuthnRequest,
+} from './saml/authn-request.js';
+import { assertionXml, encodeForPost, escapeXml, responseXml, signElement } from './saml/saml-response.js';
+import { makeSigningCredential, type SigningCredential } from './saml/signing-credential.js';
+
+export interface DemoServiceProvider {
+  entityId: string;
+  acsUrl: string;
+}
+
+export interface DemoSamlIdentityProviderOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.2: another site than an app on 127.0.0.1, so the ACS POST is cross-site as in real life. */
+  host?: string;
+  serviceProviders: DemoServiceProvider[];
+  /** Serve https with this certificate (the production-posture browser test); plain http otherwise. */
+  tls?: SigningCredential;
+}
+
+export interface DemoSamlIdentityProvider {
+  metadataUrl: string;
+  entityId: string;
+  close(): Promise<void>;
+}
+
+/** The attributes released for a demo user: claim URIs, the `urn:oid` mail, and permissions by a plain name (mapped in the demo's settings). */
+function attributesOf(login: 'admin' | 'user'): Record<string, string[]> {
+  const user = DEMO_USERS[login];
+  return {
+    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name': [user.name],
+    'urn:oid:0.9.2342.19200300.100.1.3': [user.email],
+    'http://schemas.microsoft.com/ws/2008/06/identity/claims/role': [...user.roles],
+    permissions: [...user.permissions],
+  };
+}
+
+export async function startDemoSamlIdentityProvider(
+  options: DemoSamlIdentityProviderOptions,
+): Promise<DemoSamlIdentityProvider> {
+  const host = options.host ?? '127.0.0.2';
+  const signing = makeSigningCredential({ commonName: 'demo-saml-idp' });
+  const pending = new Map<string, ReceivedAuthnRequest>();
+  let origin = '';
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', origin);
+    const entityId = `${origin}/metadata`;
+    if (req.method === 'GET' && url.pathname === '/metadata') {
+      const xml = identityProviderMetadataXml(entityId, `${origin}/sso`, [signing.certificateBody]);
+      return void res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(xml);
+    }
+    if (req.method === 'GET' && url.pathname === '/sso') {
+      const request = readRedirectedAuthnRequest(url);
+      const known = options.serviceProviders.some(
+        (sp) => sp.entityId === request.issuer && sp.acsUrl === request.acsUrl,
+      );
+      if (!known) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unknown service provider.');
+      const key = randomBytes(16).toString('hex');
+      pending.set(key, request);
+      return void page(res, 'Demo SAML identity provider', loginForm(key, request.issuer));
+    }
+    if (req.method === 'POST' && url.pathname === '/sso/login') {
+      const form = new URLSearchParams(await body(req));
+      const request = pending.get(form.get('pending') ?? '');
+      const login = form.get('login');
+      if (!request || (login !== 'admin' && login !== 'user')) {
+        return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>');
+      }
+      pending.delete(form.get('pending') ?? '');
+      const assertion = signElement(
+        assertionXml({
+          issuer: entityId,
+          nameId: login,
+          nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+          audiences: [request.issuer],
+          recipient: request.acsUrl,
+          inResponseTo: request.id,
+          attributes: attributesOf(login),
+        }),
+        'Assertion',
+        { credential: signing },
+      );
+      const response = signElement(
+        responseXml({ issuer: entityId, destination: request.acsUrl, inResponseTo: request.id }, assertion),
+        'Response',
+        { credential: signing },
+      );
+      return void page(
+        res,
+        'Signing you in',
+        postForm(request.acsUrl, encodeForPost(response), request.relayState),
+        true,
+      );
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch(() => res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request.'));
+  };
+  const server = options.tls
+    ? createHttpsServer({ key: options.tls.privateKeyPem, cert: options.tls.certificatePem }, listener)
+    : createHttpServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
+  return {
+    metadataUrl: `${origin}/metadata`,
+    entityId: `${origin}/metadata`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function loginForm(pendingKey: string, serviceProvider: string): string {
+  return `<p>Sign in to <code>${escapeXml(serviceProvider)}</code> as <b>admin</b> or <b>user</b> (any password).</p>
+<form method="post" action="/sso/login">
+  <input type="hidden" name="pending" value="${pendingKey}">
+  <label>Login <input name="login" autofocus></label>
+  <label>Password <input name="password" type="password"></label>
+  <button type="submit">Sign in</button>
+</form>`;
+}
+
+/** SAML Bindings 3.5.4: a form the browser POSTs to the ACS, submitted at once. */
+function postForm(acsUrl: string, samlResponse: string, relayState: string | undefined): string {
+  const relay =
+    relayState === undefined ? '' : `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}">`;
+  return `<form method="post" action="${escapeXml(acsUrl)}" id="saml-post">
+  <input type="hidden" name="SAMLResponse" value="${samlResponse}">${relay}
+  <noscript><button type="submit">Continue</button></noscript>
+</form>`;
+}
+
+function page(res: ServerResponse, title: string, content: string, autoSubmit = false): void {
+  const onload = autoSubmit ? ' onload="document.getElementById(\'saml-post\').submit()"' : '';
+  res
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    .end(
+      `<!doctype html><html lang="en"><head><title>${title}</title></head><body${onload}><h1>${title}</h1>${content}</body></html>`,
+    );
+}
+
+function body(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      data += chunk;
+      if (data.length > 16 * 1024) reject(new Error('too large'));
+    });
+    req.on('end', () => resolve(data));
+    req.on('error', reject);
+  });
+}
