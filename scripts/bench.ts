@@ -193,9 +193,11 @@ async function main(): Promise<void> {
   };
   process.stdout.write(' memory ');
   const memory = await sessionMemory(100_000);
+  process.stdout.write(' SAML ');
+  const saml = await samlValidation(1000);
   process.stdout.write('done\n\n');
 
-  report(rows, coldStart, memory, { redisReachable, pinned });
+  report(rows, coldStart, memory, { redisReachable, pinned }, saml);
 }
 
 /** Starts the server, checks it answers as expected, loads it, stops it. */
@@ -283,6 +285,17 @@ async function sessionMemory(count: number): Promise<SessionMemory> {
   return JSON.parse(line) as SessionMemory;
 }
 
+/** SAML responses through the whole ACS check, in a process of its own (scripts/bench/saml-validation.ts). */
+async function samlValidation(count: number): Promise<SamlValidation> {
+  const child: ChildProcess = spawnNode(
+    ['--expose-gc', '--import', 'tsx', 'scripts/bench/saml-validation.ts', String(count)],
+    {},
+  );
+  const [line] = await waitForLine(child, /^\{.*\}$/, 300_000);
+  await stop(child);
+  return JSON.parse(line) as SamlValidation;
+}
+
 /** PING over a raw socket: the benchmark needs no Redis client of its own. */
 function redisAnswers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -307,6 +320,15 @@ interface ColdStart {
   bareNodeMedianMs: number;
 }
 
+interface SamlValidation {
+  responses: number;
+  perSecond: number;
+  msEach: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  rssGrowthMb: number;
+}
+
 interface SessionMemory {
   sessions: number;
   bytesPerSession: number;
@@ -318,6 +340,7 @@ function report(
   coldStart: ColdStart | undefined,
   memory: SessionMemory | undefined,
   context: { redisReachable: boolean; pinned: boolean },
+  saml?: SamlValidation,
 ): void {
   const references = rows.filter((row) => row.key === 'bare' && row.result).map((row) => row.result!.requestsPerSecond);
   const reference =
@@ -357,6 +380,11 @@ function report(
     const overhead = memory.bytesPerSession - memory.recordJsonBytes;
     console.log(
       `memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${memory.recordJsonBytes} bytes; keys, entries and map ${overhead} bytes)`,
+    );
+  }
+  if (saml) {
+    console.log(
+      `SAML responses through the whole ACS check (on the server core, 4 at a time): ${saml.perSecond} per second (${saml.msEach} ms each); resident memory ${saml.rssBeforeMb} MB before ${saml.responses.toLocaleString('en-US')}, ${saml.rssAfterMb} MB after (${saml.rssGrowthMb} MB)`,
     );
   }
   for (const row of rows) if (row.skipped) console.log(`note: ${row.name} skipped: ${row.skipped}`);
@@ -420,6 +448,7 @@ function report(
         rows: rows.map((row) => ({ ...row, ratioToBareKoa: ratio(row) })),
         coldStart,
         memory,
+        saml,
         targets,
       },
       null,
