@@ -107,7 +107,7 @@ describe('Social sign-in in a real browser (chromium)', function () {
         const rows = await page
           .locator('table tbody tr')
           .evaluateAll((trs) =>
-            trs.map((tr) => [...tr.querySelectorAll('td')].map((cell) => cell.textContent?.trim() ?? '')),
+            trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
           );
         expect(rows).to.deep.include.members(journey.claims.map(([type, value]) => [type, value]));
         const cookie = (await context.cookies(stack.appOrigin)).find((c) => c.name === 'gatehouse.sid');
