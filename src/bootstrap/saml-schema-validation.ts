@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { GatehouseError } from '../domain/errors.js';
 
@@ -30,6 +31,13 @@ async function install(rootDir: string): Promise<void> {
       'SAML sign-in needs the xmllint program to check every response against the SAML schema: install it (Debian and Ubuntu: apt-get install libxml2-utils) or disable Saml2',
     );
   }
-  const validator = new XmllintSchemaValidator({ schemaDir: join(rootDir, 'schemas', 'saml2') });
+  const schemaDir = join(rootDir, 'schemas', 'saml2');
+  if (!existsSync(join(schemaDir, 'saml-schema-protocol-2.0.xsd'))) {
+    throw new GatehouseError(
+      'config.invalid',
+      'SAML sign-in needs the SAML schemas in schemas/saml2 of the project folder: deploy that folder with the application',
+    );
+  }
+  const validator = new XmllintSchemaValidator({ schemaDir });
   useSchemaValidator(validator.validate);
 }

@@ -47,6 +47,21 @@ describe('startup (the real entry point)', function () {
     );
   });
 
+  it('refuses Saml2 when xmllint cannot be run (no SAML schema validation), naming the key and the package', async () => {
+    const { child, output } = spawnMain({
+      PATH: '/nonexistent',
+      PORT: String(await freePort()),
+      ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:3000',
+      ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
+      ProjectTemplate__Authentication__Providers__Saml2__EntityId: 'https://app.example/saml',
+      ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: 'https://idp.example/metadata',
+    });
+    expect(await exitOf(child)).to.equal(1);
+    expect(output().stderr).to.match(
+      /ProjectTemplate:Authentication:Providers:Saml2:Enabled was refused: SAML sign-in needs the xmllint program.*libxml2-utils/,
+    );
+  });
+
   it('fails before listening, naming every missing key, and never prints a configured secret', async () => {
     const { child, output } = spawnMain({
       [`${OIDC}Enabled`]: 'true',
