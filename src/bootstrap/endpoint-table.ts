@@ -9,11 +9,13 @@ import { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
 import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
+import { adminRoutes } from '../adapters/koa/routes/admin-routes.js';
 import { appInfoRoutes } from '../adapters/koa/routes/app-info-routes.js';
 import { errorRoutes } from '../adapters/koa/routes/error-routes.js';
 import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
 import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
 import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
+import type { SignedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
 
@@ -27,6 +29,7 @@ export interface EndpointTableParts {
   policies: PolicyRegistry;
   identityProviders: readonly IdentityProvider[];
   flowBinding: FlowBindingCookie;
+  signedOutNotice: SignedOutNotice;
 }
 
 /**
@@ -35,20 +38,30 @@ export interface EndpointTableParts {
  */
 export function endpointTable(parts: EndpointTableParts): Endpoint[] {
   const { container, settings, environment } = parts;
+  const providers = parts.identityProviders.map((p) => p.info);
+  const info = appInfo(parts.rootDir, environment, parts.startedAt);
   return [
     ...healthRoutes(container.resolve(CheckReadiness)),
     ...errorRoutes(),
     ...accountRoutes({
-      providers: parts.identityProviders.map((p) => p.info),
+      providers,
       authenticationEnabled: settings.Authentication.Enabled,
       signOut: container.resolve(SignOut),
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
+      signedOutNotice: parts.signedOutNotice,
     }),
     ...externalRoutes({ beginSignIn: container.resolve(BeginSignIn), flowBinding: parts.flowBinding }),
-    ...homeRoutes({ policies: parts.policies }),
+    ...homeRoutes({ policies: parts.policies, providers }),
+    ...adminRoutes({
+      info,
+      now: parts.now,
+      providers,
+      authorization: settings.Authorization,
+      session: settings.Session,
+    }),
     ...appInfoRoutes({
-      info: appInfo(parts.rootDir, environment, parts.startedAt),
+      info,
       governance: container.resolve<Governance>(GovernanceToken),
       now: parts.now,
     }),

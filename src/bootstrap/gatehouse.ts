@@ -18,6 +18,7 @@ import { loadConfiguration } from '../adapters/config/load-configuration.js';
 import { createApp } from '../adapters/koa/app.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import { flowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import { authentication } from '../adapters/koa/middleware/authentication.js';
 import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
 import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
@@ -145,6 +146,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     policies,
     identityProviders,
     flowBinding,
+    signedOutNotice: signedOutNotice(`${cookieName}.signedout`, production),
   });
   const ruleProblems = checkSettings(settings, {
     environment,

@@ -114,9 +114,10 @@ describe('Social sign-in in a real browser (chromium)', function () {
         expect(cookie).to.include({ httpOnly: true, sameSite: 'Lax' });
         await page.screenshot({ path: `${ARTIFACTS}starter-${journey.vendor.toLowerCase()}.png`, fullPage: true });
 
-        // Sign out: the local session ends (these vendors offer no sign-out redirect), `/` challenges again.
+        // Sign out: the local session ends (these vendors offer no sign-out redirect), straight to the login page.
         await page.getByRole('button', { name: 'Sign out' }).click();
-        await page.waitForURL(`${stack.appOrigin}${LOGIN_PAGE}`);
+        await page.waitForURL(`${stack.appOrigin}/Account/Login`);
+        expect(await page.getByRole('status').textContent()).to.equal('You have been signed out.');
         expect((await context.cookies(stack.appOrigin)).some((c) => c.name === 'gatehouse.sid')).to.equal(false);
 
         expect(watch.problemsOn(stack.appOrigin), 'console errors on Gatehouse pages').to.deep.equal([]);

@@ -9,8 +9,8 @@ import { SignInRecords } from '../sign-in/sign-in-records.js';
  * Logout: the session, its sign-in record and its saved tokens are removed from the store
  * (so the old cookie is anonymous on every instance), and the browser is sent to the
  * provider's end-session endpoint (RP-initiated logout) when the user signed in there and
- * it supports it, otherwise to the start page. A provider that cannot be reached does not
- * keep anyone signed in locally.
+ * it supports it; otherwise there is no provider step. A provider that cannot be reached
+ * does not keep anyone signed in locally.
  */
 @injectable()
 export class SignOut {
@@ -21,29 +21,29 @@ export class SignOut {
     @inject(LoggerToken) private readonly logger: Logger,
   ) {}
 
-  async execute(session: BrowserSession): Promise<{ redirectUrl: string }> {
+  async execute(session: BrowserSession): Promise<{ providerSignOutUrl: string | undefined }> {
     const ref = session.fields.signIn;
     const signIn = await this.signIns.read(ref);
     const tokens =
       ref !== undefined && session.fields.tokensSaved === true ? await this.savedTokens.load(ref) : undefined;
-    const redirectUrl = signIn ? await this.providerSignOut(signIn.principal.scheme, tokens) : '/';
+    const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.principal.scheme, tokens) : undefined;
     if (ref !== undefined) {
       await this.savedTokens.drop(ref);
       await this.signIns.release(ref);
     }
     session.end();
-    return { redirectUrl };
+    return { providerSignOutUrl };
   }
 
   private async providerSignOut(scheme: string, tokens: Parameters<NonNullable<IdentityProvider['signOutUrl']>>[0]) {
     const provider = this.providers.find((candidate) => candidate.info.scheme === scheme);
-    if (!provider?.signOutUrl) return '/';
+    if (!provider?.signOutUrl) return undefined;
     try {
-      return (await provider.signOutUrl(tokens)) ?? '/';
+      return await provider.signOutUrl(tokens);
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
       this.logger.warn({ code, provider: provider.info.key }, 'provider sign-out unavailable; signed out locally only');
-      return '/';
+      return undefined;
     }
   }
 }

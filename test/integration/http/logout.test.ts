@@ -45,15 +45,23 @@ describe('POST /Account/Logout', () => {
     expect(await isSignedIn(cookie)).to.equal(true);
   });
 
-  it('with a valid token destroys the server-side session, clears the cookie and redirects to /', async () => {
+  it('with a valid token destroys the server-side session, clears the cookie and redirects to the login page', async () => {
     const { cookie, csrf } = await signIn(running.gatehouse, adminClaims);
     const response = await logout(cookie, `_csrf=${encodeURIComponent(csrf)}`, {
       origin: running.url,
       'sec-fetch-site': 'same-origin',
     });
     expect(response.status).to.equal(302);
-    expect(response.headers.get('location')).to.equal('/');
-    expect(response.headers.get('set-cookie')).to.match(/^gatehouse\.sid=;.*expires=Thu, 01 Jan 1970/);
+    // No provider sign-out for this user: straight to the login page, which says it worked.
+    expect(response.headers.get('location')).to.equal('/Account/Login');
+    const setCookies = response.headers.getSetCookie();
+    expect(setCookies.filter((c) => c.startsWith('gatehouse.sid='))).to.have.lengthOf(1);
+    expect(setCookies.find((c) => c.startsWith('gatehouse.sid='))).to.match(
+      /^gatehouse\.sid=;.*expires=Thu, 01 Jan 1970/,
+    );
+    expect(setCookies.find((c) => c.startsWith('gatehouse.sid.signedout='))).to.match(
+      /^gatehouse\.sid\.signedout=1; path=\/; expires=.*; samesite=lax; httponly$/,
+    );
     // Replaying the old cookie is anonymous: the server-side record is gone.
     expect(await isSignedIn(cookie)).to.equal(false);
   });

@@ -72,11 +72,11 @@ describe('named policies through HTTP', () => {
       const html = await (await get(running, '/', cookie, 'text/html')).text();
       expect(html).to.contain('Welcome, Ada Admin');
       expect(html).to.contain('<code>application:role</code></td><td>Administrator');
-      expect(html).to.contain('<span class="tag" title="satisfied">application.Role.Administrator</span>');
+      expect(html).to.contain('<li class="tag" title="satisfied">application.<wbr>Role.<wbr>Administrator</li>');
       expect(html).to.contain(`name="_csrf" value="${csrf}"`);
       const plain = await signIn(running.gatehouse, plainClaims);
       const plainHtml = await (await get(running, '/', plain.cookie, 'text/html')).text();
-      expect(plainHtml).to.contain('<span class="tag off" title="not satisfied">application.Role.Administrator</span>');
+      expect(plainHtml).to.contain('<li class="tag off" title="not satisfied">application.<wbr>Role.<wbr>Administrator</li>');
     });
   });
 

@@ -7,6 +7,7 @@ import type { Endpoint } from '../endpoint.js';
 import { singleQuery } from '../query.js';
 import { readForm, singleField } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
+import type { SignedOutNotice } from '../signed-out-notice.js';
 
 export interface AccountRouteDeps {
   providers: readonly IdentityProviderInfo[];
@@ -14,6 +15,7 @@ export interface AccountRouteDeps {
   signOut: SignOut;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
+  signedOutNotice: SignedOutNotice;
 }
 
 /** `/Account/Login`, `/Account/Logout` and `/Account/AccessDenied`. */
@@ -25,9 +27,12 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
       metadata: allowAnonymous(),
       handler: async (ctx) => {
         const returnUrl = validateReturnUrl(singleQuery(ctx, 'returnUrl'));
+        // Used up whoever looks: a signed-in browser is not told it has been signed out.
+        const signedOut = deps.signedOutNotice.take(ctx) && !ctx.state.principal;
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('login', {
           authenticationEnabled: deps.authenticationEnabled,
+          signedOut,
           providers: deps.providers.map((provider) => ({
             displayName: provider.displayName,
             href: `/External/Challenge?provider=${encodeURIComponent(provider.scheme)}&returnUrl=${encodeURIComponent(returnUrl)}`,
@@ -49,9 +54,12 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
           ctx.state.csrfToken,
           singleField(form, '_csrf'),
         );
-        const { redirectUrl } = await deps.signOut.execute(browserSession(ctx));
+        const { providerSignOutUrl } = await deps.signOut.execute(browserSession(ctx));
+        deps.signedOutNotice.set(ctx);
         ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(redirectUrl);
+        // Through the provider's logout when it has one (it sends the browser back to `/`,
+        // which challenges to the login page), otherwise straight to the login page.
+        ctx.redirect(providerSignOutUrl ?? '/Account/Login');
       },
     },
     {

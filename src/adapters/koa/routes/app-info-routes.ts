@@ -12,18 +12,28 @@ export interface AppInfo {
   startedAt: number;
 }
 
+/** What any signed-in user may know about the running application. */
+export function summarizeAppInfo(info: AppInfo, now: number) {
+  return {
+    name: info.name,
+    version: info.version,
+    environment: info.environment,
+    uptimeSeconds: Math.floor((now - info.startedAt) / 1000),
+  };
+}
+
+/** The summary plus runtime details, for administrators only (the admin API and the `/Admin` page). */
+export function administratorAppInfo(info: AppInfo, now: number) {
+  return { ...summarizeAppInfo(info, now), nodeVersion: process.version, memoryRssBytes: process.memoryUsage.rss() };
+}
+
 /**
  * The sample application-information API. `/api/app-info` has no metadata (fallback);
  * the other two declare named policies. `/api/app-info/manage` also shows the governance
  * seam: it is consulted only after the endpoint's authorization has passed.
  */
 export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now: () => number }): Endpoint[] {
-  const summary = () => ({
-    name: deps.info.name,
-    version: deps.info.version,
-    environment: deps.info.environment,
-    uptimeSeconds: Math.floor((deps.now() - deps.info.startedAt) / 1000),
-  });
+  const summary = () => summarizeAppInfo(deps.info, deps.now());
   return [
     {
       method: 'GET',
@@ -37,7 +47,7 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
       path: '/api/app-info/admin',
       metadata: authorize(PolicyNames.AdministratorRole),
       handler: (ctx) => {
-        ctx.body = { ...summary(), nodeVersion: process.version, memoryRssBytes: process.memoryUsage.rss() };
+        ctx.body = administratorAppInfo(deps.info, deps.now());
       },
     },
     {

@@ -1,26 +1,33 @@
+import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
+import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
 import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js';
 import type { Endpoint } from '../endpoint.js';
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
-export function homeRoutes(deps: { policies: PolicyRegistry }): Endpoint[] {
+export function homeRoutes(deps: { policies: PolicyRegistry; providers: readonly IdentityProviderInfo[] }): Endpoint[] {
   return [
     {
       method: 'GET',
       path: '/',
       handler: async (ctx) => {
         const principal = ctx.state.principal;
+        const satisfied = satisfiedPolicies(deps.policies, principal);
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('home', {
           principal,
+          // People know a provider by its DisplayName; the scheme is a configuration name.
+          providerName: deps.providers.find((p) => p.scheme === principal?.scheme)?.displayName ?? principal?.scheme,
           claims: principal?.claims ?? [],
           applicationClaims: principal?.claims.filter((claim) => claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
           providerClaims: principal?.claims.filter((claim) => !claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
           policies: deps.policies.list().map((policy) => ({
             name: policy.name,
-            satisfied: satisfiedPolicies(deps.policies, principal).includes(policy.name),
+            satisfied: satisfied.includes(policy.name),
           })),
+          // The link is a convenience; /Admin checks the policy again whoever follows it.
+          showAdministration: satisfied.includes(PolicyNames.AdministratorRole),
         });
       },
     },
