@@ -124,6 +124,8 @@ describe('Sign-in in a real browser (chromium)', function () {
         await page.waitForURL(`${stack.appOrigin}/`);
         await page.getByRole('heading', { name: `Welcome, ${user.name}` }).waitFor();
         expect(await page.locator('.topbar .who').textContent()).to.equal(`Signed in as ${user.name}`);
+        // The provider by the name people know it by, not its scheme.
+        expect(await page.locator('.lead').textContent()).to.contain(`You signed in with ${stack.displayName}.`);
         await expectStyled(page);
 
         // The session starts at sign-in, under a fresh id.
@@ -192,6 +194,7 @@ describe('Sign-in in a real browser (chromium)', function () {
           `${stack.appOrigin}/`,
           `${stack.appOrigin}${LOGIN_PAGE}`,
         ]);
+        expect(await page.getByRole('status').textContent(), 'on the login page').to.equal('You have been signed out.');
 
         // 7. `/` challenges again: Gatehouse's own login page (DefaultChallengeScheme is Cookies),
         //    and the provider asks for credentials again because its session ended too.

@@ -1,0 +1,171 @@
+/**
+ * Issue 16: every page a person meets, in a real browser at a phone's, a tablet's and a
+ * laptop's width (screenshots in test-artifacts/e2e/<page>-<width>.png), with no console
+ * error or CSP violation on any of them; the role-protected page for a user with and
+ * without the role; the sign-out message after both kinds of logout; the favicon.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_USERS } from '../../scripts/demo-identity-provider.js';
+import { adminClaims, signIn } from '../support/sign-in.js';
+import { startGatehouse, type RunningGatehouse } from '../support/start-gatehouse.js';
+import { launchChromium } from './support/chromium.js';
+import { confirmSignOutAtDemoProvider, signInAtDemoProvider } from './support/demo-provider-pages.js';
+import { startDemoStack, type DemoStack } from './support/demo-stack.js';
+import { PageWatch } from './support/page-watch.js';
+import { expectFitsEveryWidth } from './support/page-widths.js';
+
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/e2e/', import.meta.url));
+const SIGNED_OUT = 'You have been signed out.';
+
+describe('Pages at phone, tablet and desktop widths (chromium)', function () {
+  let stack: DemoStack;
+  /** A Gatehouse with no provider registered: the login page that says how to enable one. */
+  let bare: RunningGatehouse;
+  let browser: Browser;
+  const open: BrowserContext[] = [];
+
+  before(async function () {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [stack, bare, browser] = await Promise.all([
+      startDemoStack(),
+      startGatehouse({ ProjectTemplate__Logging__Level: 'warn' }),
+      launchChromium(),
+    ]);
+  });
+
+  after(async function () {
+    await Promise.all(open.map((context) => context.close()));
+    await browser?.close();
+    await Promise.all([stack?.close(), bare?.close()]);
+  });
+
+  async function freshBrowser(): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    open.push(context);
+    const page = await context.newPage();
+    return { context, page, watch: await PageWatch.attach(context, page) };
+  }
+
+  /** Signs in through the demo provider's pages, from the closed start page. */
+  async function signInAs(page: Page, login: 'admin' | 'user'): Promise<void> {
+    await page.goto(`${stack.appOrigin}/`);
+    await page.getByRole('link', { name: `Sign in with ${stack.displayName}` }).click();
+    await signInAtDemoProvider(page, login);
+    await page.waitForURL(`${stack.appOrigin}/`);
+    await page.getByRole('heading', { name: `Welcome, ${DEMO_USERS[login].name}` }).waitFor();
+  }
+
+  /**
+   * Nothing the browser complained about on `origin`'s pages, but the error statuses the
+   * test asked for: Chromium logs every 4xx it navigates to as a failed resource load.
+   */
+  function expectNoProblems(watch: PageWatch, origin: string, expected: Array<{ url: string; status: number }> = []) {
+    const unexpected = watch
+      .problemsOn(origin)
+      .filter(
+        (problem) =>
+          !expected.some(
+            ({ url, status }) =>
+              problem.url === url &&
+              problem.text.startsWith(`Failed to load resource: the server responded with a status of ${status} `),
+          ),
+      );
+    expect(unexpected, `console errors or CSP violations on ${origin}`).to.deep.equal([]);
+    const fromOrigin = watch.offHostRequests.filter((request) => request.fromPage.startsWith(`${origin}/`));
+    expect(fromOrigin, `requests from ${origin} pages that leave loopback`).to.deep.equal([]);
+  }
+
+  it('the login page with a provider, and the error page, to anonymous visitors', async function () {
+    const { page, watch } = await freshBrowser();
+    await page.goto(`${stack.appOrigin}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByRole('status').count(), 'no sign-out message before any sign-out').to.equal(0);
+    await expectFitsEveryWidth(page, 'login', ARTIFACTS);
+
+    const missing = await page.goto(`${stack.appOrigin}/no/such/page`);
+    expect(missing?.status()).to.equal(404);
+    await page.getByRole('heading', { name: 'Not Found' }).waitFor();
+    await expectFitsEveryWidth(page, 'error', ARTIFACTS);
+
+    expectNoProblems(watch, stack.appOrigin, [{ url: `${stack.appOrigin}/no/such/page`, status: 404 }]);
+  });
+
+  it('the login page without providers, and a local sign-out that says so', async function () {
+    const { context, page, watch } = await freshBrowser();
+    await page.goto(`${bare.url}/Account/Login`);
+    await page.getByText('No sign-in provider is configured yet.').waitFor();
+    await expectFitsEveryWidth(page, 'login-no-providers', ARTIFACTS);
+
+    // Without a provider nobody can sign in through a page; a session written to the store
+    // stands in for one. Its logout has no provider step: straight to the login page.
+    const { token } = await signIn(bare.gatehouse, adminClaims);
+    await context.addCookies([{ name: 'gatehouse.sid', value: token, url: bare.url, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto(`${bare.url}/`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${bare.url}/Account/Login`);
+    expect(await page.getByRole('status').textContent()).to.equal(SIGNED_OUT);
+    expectNoProblems(watch, bare.url);
+  });
+
+  it('an administrator: the starter page names the provider and links to /Admin; signing out at the provider ends on the login page, which says so', async function () {
+    const { page, watch } = await freshBrowser();
+    await signInAs(page, 'admin');
+    expect(await page.locator('.lead .provider-name').textContent()).to.equal(stack.displayName);
+    await expectFitsEveryWidth(page, 'starter-admin', ARTIFACTS);
+
+    await page.getByRole('link', { name: 'Open the administration page' }).click();
+    await page.waitForURL(`${stack.appOrigin}/Admin`);
+    await page.getByRole('heading', { name: 'Administration' }).waitFor();
+    expect(await page.locator('.provider-name').first().textContent()).to.equal(stack.displayName);
+    await expectFitsEveryWidth(page, 'admin', ARTIFACTS);
+
+    // RP-initiated logout: our logout, the provider's confirmation, its redirect to `/`,
+    // the challenge to the login page, where the message is shown once.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await confirmSignOutAtDemoProvider(page);
+    await page.waitForURL(`${stack.appOrigin}/Account/Login?returnUrl=%2F`);
+    expect(await page.getByRole('status').textContent()).to.equal(SIGNED_OUT);
+    await expectFitsEveryWidth(page, 'login-signed-out', ARTIFACTS);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByRole('status').count(), 'the message is shown once').to.equal(0);
+
+    expectNoProblems(watch, stack.appOrigin);
+  });
+
+  it('a user without the role: no link to /Admin, and following one lands on the styled access-denied page (403)', async function () {
+    const { page, watch } = await freshBrowser();
+    await signInAs(page, 'user');
+    expect(await page.getByRole('link', { name: 'Open the administration page' }).count()).to.equal(0);
+    await expectFitsEveryWidth(page, 'starter-user', ARTIFACTS);
+
+    const hops: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().isNavigationRequest()) hops.push(`${response.status()} ${response.url()}`);
+    });
+    await page.getByRole('link', { name: '/Admin', exact: true }).click();
+    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    expect(hops).to.deep.equal([`302 ${stack.appOrigin}/Admin`, `403 ${stack.appOrigin}/Account/AccessDenied`]);
+    await expectFitsEveryWidth(page, 'access-denied', ARTIFACTS);
+
+    expectNoProblems(watch, stack.appOrigin, [{ url: `${stack.appOrigin}/Account/AccessDenied`, status: 403 }]);
+  });
+
+  it('every icon a page names answers, and so does /favicon.ico, which browsers ask for on their own', async function () {
+    const { page, watch } = await freshBrowser();
+    await page.goto(`${stack.appOrigin}/Account/Login`);
+    const icons = await page
+      .locator('link[rel="icon"]')
+      .evaluateAll((links) => links.map((link) => link.href as string));
+    expect(icons).to.include(`${stack.appOrigin}/favicon.ico`);
+    for (const icon of icons) {
+      const response = await page.request.get(icon);
+      expect(response.status(), icon).to.equal(200);
+      expect(response.headers()['content-type'], icon).to.match(/^image\//);
+    }
+    expectNoProblems(watch, stack.appOrigin);
+  });
+});
