@@ -44,9 +44,25 @@ export function checkSettings(settings: ProjectTemplateSettings, context: Settin
   ];
 }
 
+/**
+ * Authentication off needs the fallback off (docs: Startup validation, 3). An open
+ * posture is allowed but never quiet: with the fallback off, every endpoint without
+ * metadata answers anyone (docs: Authorization rules, 3), which an operator must see in
+ * the startup log rather than discover.
+ */
 function checkPosture(settings: ProjectTemplateSettings): SettingsProblem[] {
-  if (settings.Authentication.Enabled || !settings.Authorization.RequireAuthenticatedUserByDefault) return [];
   const fallbackKey = keyOf('Authorization', 'RequireAuthenticatedUserByDefault');
+  if (!settings.Authorization.RequireAuthenticatedUserByDefault) {
+    return [
+      warning(
+        fallbackKey,
+        settings.Authentication.Enabled
+          ? 'is false: every endpoint without authorization metadata is public. Prefer explicit anonymous metadata on the few endpoints meant to be public.'
+          : `is false and ${keyOf('Authentication', 'Enabled')} is false (the --authProvider none posture): every endpoint without authorization metadata is public and nobody can sign in, until the application adds its own authentication and authorization.`,
+      ),
+    ];
+  }
+  if (settings.Authentication.Enabled) return [];
   return [
     error(
       fallbackKey,

@@ -13,6 +13,21 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
   });
   after(() => running.close());
 
+  it('says so loudly at startup: a warning that unannotated endpoints are public', () => {
+    const warnings = running.logs
+      .map((line): unknown => JSON.parse(line))
+      .filter(
+        (line): line is { level: number; key: string; msg: string } =>
+          typeof line === 'object' && line !== null && 'level' in line && line.level === 40,
+      );
+    expect(warnings.map((w) => w.key)).to.deep.equal([
+      'ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault',
+    ]);
+    expect(warnings[0]?.msg).to.match(
+      /^warning: .*none posture.*every endpoint without authorization metadata is public/,
+    );
+  });
+
   it('answers unannotated endpoints publicly', async () => {
     expect((await fetch(`${running.url}/`)).status).to.equal(200);
     expect((await fetch(`${running.url}/api/app-info`)).status).to.equal(200);

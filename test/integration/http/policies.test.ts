@@ -76,7 +76,9 @@ describe('named policies through HTTP', () => {
       expect(html).to.contain(`name="_csrf" value="${csrf}"`);
       const plain = await signIn(running.gatehouse, plainClaims);
       const plainHtml = await (await get(running, '/', plain.cookie, 'text/html')).text();
-      expect(plainHtml).to.contain('<li class="tag off" title="not satisfied">application.<wbr>Role.<wbr>Administrator</li>');
+      expect(plainHtml).to.contain(
+        '<li class="tag off" title="not satisfied">application.<wbr>Role.<wbr>Administrator</li>',
+      );
     });
   });
 

@@ -133,12 +133,29 @@ describe('checkSettings', () => {
     expect(problem?.message).to.contain('ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault=false');
   });
 
-  it('accepts the --authProvider none posture', () => {
+  it('accepts the --authProvider none posture, warning that unannotated endpoints are public', () => {
     const settings = withSettings((s) => {
       s.Authentication.Enabled = false;
       s.Authorization.RequireAuthenticatedUserByDefault = false;
     });
-    expect(checkSettings(settings, context())).to.deep.equal([]);
+    const [problem, ...rest] = checkSettings(settings, context());
+    expect(rest).to.deep.equal([]);
+    expect(problem).to.include({
+      severity: 'warning',
+      key: 'ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault',
+    });
+    expect(problem?.message).to.contain('the --authProvider none posture');
+    expect(problem?.message).to.contain('every endpoint without authorization metadata is public');
+  });
+
+  it('warns as well when only the fallback is off, authentication staying on', () => {
+    const settings = withSettings((s) => (s.Authorization.RequireAuthenticatedUserByDefault = false));
+    const problems = checkSettings(settings, context());
+    expect(problems.map((p) => [p.severity, p.key])).to.deep.equal([
+      ['warning', 'ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault'],
+    ]);
+    expect(problems[0]?.message).to.contain('every endpoint without authorization metadata is public');
+    expect(problems[0]?.message).not.to.contain('none posture');
   });
 
   it('rejects a DefaultChallengeScheme that names no registered scheme', () => {
