@@ -1,7 +1,7 @@
 /**
  * A real OpenID provider (node-oidc-provider 9) on loopback, for the demo and for tests.
- * Development only: plain http, in-memory storage, oidc-provider's built-in dev login
- * (any password is accepted for the two demo users).
+ * Development only: plain http, in-memory storage, a sign-in page of our own (any
+ * password is accepted for the two demo users).
  *
  *   npx tsx scripts/demo-identity-provider.ts
  *
@@ -13,6 +13,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import Provider, { type OidcAccount, type ProviderClient } from 'oidc-provider';
+import {
+  demoInteractions,
+  logoutSource,
+  postLogoutSuccessSource,
+  renderError,
+} from './demo-identity-provider-pages.js';
+import { demoProviderStorage } from './demo-identity-provider-storage.js';
 
 export interface DemoUser {
   /** The login typed into the dev login form; also the `sub`. */
@@ -79,10 +86,12 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   const host = options.host ?? '127.0.0.1';
   const issuerPath = (options.issuerPath ?? '').replace(/\/+$/, '');
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let interactions: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | undefined;
   let tokenRequests = 0;
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     if (state.stalled) return; // never answered; close() drops the connection
     if (req.method === 'POST' && req.url?.split('?')[0] === `${issuerPath}/token`) tokenRequests += 1;
+    if (interactions && (await interactions(req, res))) return;
     // oidc-provider routes on the path below its mount point: strip the issuer path as a
     // mount would, keeping originalUrl so that it builds its URLs with the prefix.
     if (issuerPath && req.url?.startsWith(issuerPath)) {
@@ -138,9 +147,16 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     // detection), so a double refresh by two instances shows up here as it would there.
     rotateRefreshToken: true,
     pkce: { required: () => true },
+    // Our own storage and pages instead of oidc-provider's development ones, which print a
+    // development-only warning or notice at every start or first use (see both files).
+    adapter: demoProviderStorage(),
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `${issuerPath}/interaction/${interaction.uid}`,
+    },
+    renderError,
     features: {
-      devInteractions: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       userinfo: { enabled: true },
     },
     ttl: {
@@ -154,6 +170,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     },
   });
   handle = provider.callback();
+  interactions = demoInteractions(provider, issuerPath, DEMO_USERS);
 
   const state: DemoIdentityProvider = {
     issuer,

@@ -7,6 +7,7 @@
  * NODE_ENV=production, and nothing in src/ imports it.
  */
 import { randomBytes } from 'node:crypto';
+import { loadPrettyLogLines } from '../src/adapters/logging/pretty-log-lines.js';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
@@ -43,9 +44,12 @@ const samlIdp = await startDemoSamlIdentityProvider({
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
 
+// One short line per request instead of JSON, when pino-pretty is installed (it is a devDependency).
+const prettyLogLines = await loadPrettyLogLines();
 let gatehouse;
 try {
   gatehouse = await createGatehouse({
+    logDestination: prettyLogLines?.(),
     env: {
       NODE_ENV: 'development',
       ...process.env,
@@ -73,13 +77,19 @@ try {
 }
 await gatehouse.listen(port, '127.0.0.1');
 
+const displayName =
+  gatehouse.identityProviders.find((p) => p.info.key === 'OpenIdConnect')?.info.displayName ??
+  'the demo identity provider';
+const users = Object.values(idp.users)
+  .map((user) => `      ${user.login.padEnd(7)}${user.name}: ${describeAccess(user)}`)
+  .join('\n');
 console.log(`
-  Gatehouse demo is running.
+  Gatehouse demo
 
-    Open ${appOrigin}/ and sign in with "the demo identity provider":
-      admin  (Ada Admin: Administrator role, application.manage permission)
-      user   (Uma User: no roles)
-    Any password is accepted. The provider runs at ${idp.issuer}.
+    Open ${appOrigin}/ and choose "Sign in with ${displayName}".
+    Sign in as one of these, with any password:
+${users}
+    Then open /Admin as each of them, and sign out from the top bar.
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
     any password), at ${samlIdp.metadataUrl}.
@@ -89,8 +99,14 @@ console.log(`
     two accounts on its consent page:
 ${social.providers.map(({ key, vendor, server }) => `      ${key}: ${vendor} (local demo server) at ${server.origin}`).join('\n')}
 
-  Ctrl+C stops them all.
+  The demo identity provider runs at ${idp.issuer} (development only).
+  Requests are listed below. Ctrl+C stops them all.
 `);
+
+function describeAccess(user: { roles: string[]; permissions: string[] }): string {
+  const grants = [...user.roles.map((role) => `${role} role`), ...user.permissions.map((p) => `${p} permission`)];
+  return grants.length > 0 ? grants.join(', ') : 'no roles, so /Admin says access denied';
+}
 
 const stop = async () => {
   await gatehouse.shutdown();

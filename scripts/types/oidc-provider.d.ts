@@ -19,10 +19,34 @@ declare module 'oidc-provider' {
 
   export type ProviderConfiguration = Record<string, unknown>;
 
+  export interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, string | undefined> & { client_id?: string };
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export class Grant {
+    constructor(properties: { accountId?: string; clientId?: string });
+    static find(id: string): Promise<Grant | undefined>;
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    save(): Promise<string>;
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: ProviderConfiguration);
     readonly issuer: string;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    readonly Grant: typeof Grant;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

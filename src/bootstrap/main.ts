@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { DestinationStream } from 'pino';
+import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
 import { createGatehouse } from './gatehouse.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   let gatehouse;
   try {
     // Only a terminal gets pretty logs; importing pino-pretty costs startup time otherwise.
-    const pretty = process.stdout.isTTY ? await loadPrettyPrinter() : undefined;
+    const pretty = process.stdout.isTTY ? await loadPrettyLogLines() : undefined;
     gatehouse = await createGatehouse({
       env: process.env,
       logDestination: (environment) =>
@@ -53,16 +53,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-}
-
-/** Human-readable logs for a developer at a terminal: pino-pretty is a devDependency, absent from production installs. */
-async function loadPrettyPrinter(): Promise<(() => DestinationStream) | undefined> {
-  try {
-    const { default: pretty } = await import('pino-pretty');
-    return () => pretty({ colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' });
-  } catch {
-    return undefined;
-  }
 }
 
 void main();

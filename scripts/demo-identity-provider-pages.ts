@@ -1,0 +1,190 @@
+/**
+ * The demo identity provider's own pages: sign-in, consent, the sign-out confirmation and
+ * errors. oidc-provider has built-in development pages for all of them, but each prints
+ * a development-only warning or notice to the terminal, loads a web font from another
+ * site and shows debug details; these say plainly that they belong to a demo and who to
+ * sign in as.
+ *
+ * The forms keep the shape of oidc-provider's development pages (a `prompt` field, then
+ * `login` and `password`; a "Sign-in" and a "Continue" button; a cancel link ending in
+ * `/abort`), which the tests' browser and HTTP drivers use.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { DemoUser } from './demo-identity-provider.js';
+
+type Users = Readonly<Record<string, DemoUser>>;
+
+/**
+ * Answers `<issuerPath>/interaction/<uid>` (GET: the page the provider's prompt needs;
+ * POST: its form) and `<issuerPath>/interaction/<uid>/abort`. Returns false for every
+ * other request, which belongs to oidc-provider.
+ */
+export function demoInteractions(
+  provider: Provider,
+  issuerPath: string,
+  users: Users,
+): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const route = new RegExp(`^${issuerPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([\\w-]+)(/abort)?$`);
+  return async (req, res) => {
+    const match = route.exec((req.url ?? '').split('?')[0] ?? '');
+    if (!match) return false;
+    const abort = match[2];
+    try {
+      if (abort && req.method === 'GET') {
+        const result = { error: 'access_denied', error_description: 'End-User aborted interaction' };
+        await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+      } else if (req.method === 'GET') {
+        const { prompt } = await provider.interactionDetails(req, res);
+        send(res, 200, prompt.name === 'login' ? loginPage(req.url ?? '', users) : consentPage(req.url ?? ''));
+      } else if (req.method === 'POST') {
+        await submit(provider, req, res, users);
+      } else {
+        send(res, 405, page('Not allowed', '<p>This page takes GET and POST only.</p>'));
+      }
+    } catch (error) {
+      // Mostly an expired or unknown interaction (its cookie is gone): start again at the application.
+      const message = error instanceof Error ? error.message : 'unknown error';
+      send(
+        res,
+        400,
+        page('Sign-in expired', `<p>${escapeHtml(message)}.</p><p>Go back to the application and sign in again.</p>`),
+      );
+    }
+    return true;
+  };
+}
+
+async function submit(provider: Provider, req: IncomingMessage, res: ServerResponse, users: Users): Promise<void> {
+  const form = await readForm(req);
+  const details = await provider.interactionDetails(req, res);
+  if (form.get('prompt') === 'login' && details.prompt.name === 'login') {
+    const login = form.get('login') ?? '';
+    if (!Object.hasOwn(users, login)) {
+      send(res, 200, loginPage(req.url ?? '', users, `There is no demo user "${login}".`));
+      return;
+    }
+    await provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
+  } else if (form.get('prompt') === 'consent' && details.prompt.name === 'consent') {
+    // Grants what the client asked for, as oidc-provider's development consent page does.
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: details.session?.accountId, clientId: details.params.client_id });
+    if (!grant) throw new Error('the grant of this sign-in is gone');
+    const missing = details.prompt.details;
+    if (Array.isArray(missing.missingOIDCScope)) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (Array.isArray(missing.missingOIDCClaims)) grant.addOIDCClaims(missing.missingOIDCClaims);
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  } else {
+    send(res, 400, page('Unexpected form', '<p>This form does not belong to the current step of the sign-in.</p>'));
+  }
+}
+
+function loginPage(action: string, users: Users, problem?: string): string {
+  const rows = Object.values(users)
+    .map(
+      (user) =>
+        `<li><code>${escapeHtml(user.login)}</code> ${escapeHtml(user.name)}${user.roles.length > 0 ? `: ${escapeHtml(user.roles.join(', '))}` : ', no roles'}</li>`,
+    )
+    .join('');
+  return page(
+    'Sign in',
+    `<form autocomplete="off" action="${escapeHtml(action)}" method="post">
+  <input type="hidden" name="prompt" value="login"/>
+  ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}
+  <label>Login <input required type="text" name="login" autofocus></label>
+  <label>Password <input required type="password" name="password" placeholder="anything"></label>
+  <button type="submit">Sign-in</button>
+</form>
+<p>Demo users (any password):</p><ul>${rows}</ul>
+<p class="small"><a href="${escapeHtml(action)}/abort">Cancel</a></p>`,
+  );
+}
+
+function consentPage(action: string): string {
+  return page(
+    'Share your profile?',
+    `<p>The application asks for your name, email, roles and permissions.</p>
+<form autocomplete="off" action="${escapeHtml(action)}" method="post">
+  <input type="hidden" name="prompt" value="consent"/>
+  <button type="submit" autofocus>Continue</button>
+</form>
+<p class="small"><a href="${escapeHtml(action)}/abort">Cancel</a></p>`,
+  );
+}
+
+/** oidc-provider's `features.rpInitiatedLogout.logoutSource`: its form (with its anti-forgery field) and our wording. */
+export async function logoutSource(ctx: { body: unknown }, form: string): Promise<void> {
+  ctx.body = page(
+    'Sign out?',
+    `${form}<p>You have left the application. Sign out of the demo identity provider as well?</p>
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm" class="secondary">No, stay signed in</button>`,
+  );
+}
+
+/** oidc-provider's `features.rpInitiatedLogout.postLogoutSuccessSource`: a sign-out without a way back to the application. */
+export async function postLogoutSuccessSource(ctx: { body: unknown }): Promise<void> {
+  ctx.body = page('Signed out', '<p>You have been signed out of the demo identity provider.</p>');
+}
+
+/** oidc-provider's `renderError`: the OAuth error and its description, nothing else. */
+export async function renderError(ctx: { type: string; body: unknown }, out: Record<string, unknown>): Promise<void> {
+  ctx.type = 'html';
+  const rows = ['error', 'error_description']
+    .filter((key) => typeof out[key] === 'string')
+    .map((key) => `<p><strong>${key}</strong>: ${escapeHtml(String(out[key]))}</p>`)
+    .join('');
+  ctx.body = page('Something went wrong', rows);
+}
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · demo identity provider</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<p class="eyebrow">Demo identity provider · development only</p>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+const STYLE = `body{margin:0;padding:2rem 1rem;background:#f3f1ec;color:#2a2620;font:16px/1.5 system-ui,sans-serif}
+main{max-width:26rem;margin:0 auto;background:#fff;border:1px solid #e2ddd2;border-radius:10px;padding:1.5rem}
+h1{margin:0 0 1rem;font-size:1.4rem}.eyebrow{margin:0;color:#8a5a00;font-size:.8rem;font-weight:600;text-transform:uppercase;letter-spacing:.05em}
+label{display:block;margin:.6rem 0;font-size:.9rem}input{display:block;width:100%;box-sizing:border-box;margin-top:.2rem;padding:.5rem;font:inherit;border:1px solid #cfc8b8;border-radius:6px}
+button{display:block;width:100%;margin:.8rem 0 0;padding:.6rem;font:inherit;color:#fff;background:#8a5a00;border:1px solid #8a5a00;border-radius:6px;cursor:pointer}
+button.secondary{color:#8a5a00;background:#fff}code{background:#f3f1ec;padding:0 .3em;border-radius:4px}
+.problem{color:#a3261b}.small{font-size:.85rem;color:#6b6457}ul{padding-left:1.2rem}`;
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) {
+    body += String(chunk);
+    if (body.length > 10_000) throw new Error('form too large');
+  }
+  return new URLSearchParams(body);
+}
+
+function send(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(html);
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
