@@ -1,5 +1,5 @@
 /**
- * `npm run generate` (also the first step of `npm run build`): writes the settings
+ * `npm run generate` (`npm run build` does the same as its first step): writes the settings
  * validator that ajv compiles from src/adapters/config/schema.ts. Run it after changing
  * the schema; `npm test` fails until the generated file matches.
  */
