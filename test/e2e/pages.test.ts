@@ -1,5 +1,5 @@
 /**
- * Issue 16: every page a person meets, in a real browser at a phone's, a tablet's and a
+ * Every page a person meets, in a real browser at a phone's, a tablet's and a
  * laptop's width (screenshots in test-artifacts/e2e/<page>-<width>.png), with no console
  * error or CSP violation on any of them; the role-protected page for a user with and
  * without the role; the sign-out message after both kinds of logout; the favicon.

@@ -4,8 +4,9 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM_EXECUTABLE = '/usr/bin/chromium';
 
 /**
- * The flags from docs STACK.md (Chromium). No --user-data-dir: every `browser.newContext()`
- * is a fresh, incognito-like profile, so no state leaks between the demo users.
+ * Flags for a headless Chromium in a container: no sandbox, no GPU, nothing fetched in
+ * the background. No --user-data-dir: every `browser.newContext()` is a fresh,
+ * incognito-like profile, so no state leaks between the demo users.
  */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

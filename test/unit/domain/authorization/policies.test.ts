@@ -14,7 +14,7 @@ import type { AuthorizationSettings } from '../../../../src/domain/settings/sett
 import { codeOf, starterAuthorization, userWith } from './principals.js';
 
 describe('PolicyNames', () => {
-  it('spells the contract policy names', () => {
+  it('spells the documented policy names (docs: Named policies)', () => {
     expect(PolicyNames).to.deep.equal({
       AuthenticatedUser: 'application.AuthenticatedUser',
       AdministratorRole: 'application.Role.Administrator',
