@@ -157,9 +157,9 @@ describe('Pages at phone, tablet and desktop widths (chromium)', function () {
   it('every icon a page names answers, and so does /favicon.ico, which browsers ask for on their own', async function () {
     const { page, watch } = await freshBrowser();
     await page.goto(`${stack.appOrigin}/Account/Login`);
-    const icons = await page
-      .locator('link[rel="icon"]')
-      .evaluateAll((links) => links.map((link) => link.href as string));
+    const icons = (
+      await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+    ).map((href) => new URL(href ?? '', stack.appOrigin).href);
     expect(icons).to.include(`${stack.appOrigin}/favicon.ico`);
     for (const icon of icons) {
       const response = await page.request.get(icon);

@@ -13,15 +13,13 @@ export const WIDTHS = [390, 768, 1280] as const;
 export async function expectFitsEveryWidth(page: Page, name: string, artifacts: string): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
-    // Runs in the page (the project's tsconfig has no DOM lib; the element is reached through the locator).
-    const scrollWidth = await page
-      .locator('html')
-      .evaluate(
-        (html) =>
-          new Promise<number>((resolve) =>
-            html.ownerDocument.defaultView.requestAnimationFrame(() => resolve(html.scrollWidth as number)),
-          ),
-      );
+    // Measured in the page after the next frame, so the new width's layout is in place (a
+    // string: whether the DOM's types are loaded depends on which libraries are installed).
+    const scrollWidth = Number(
+      await page.evaluate(
+        'new Promise((resolve) => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth)))',
+      ),
+    );
     await page.screenshot({ path: `${artifacts}${name}-${width}.png`, fullPage: true });
     expect(scrollWidth, `document width of ${name} at ${width} px (${page.url()})`).to.be.at.most(width);
   }
