@@ -84,7 +84,7 @@ const users = Object.values(idp.users)
   .map((user) => `      ${user.login.padEnd(7)}${user.name}: ${describeAccess(user)}`)
   .join('\n');
 console.log(`
-  Gatehouse demo
+  Gatehouse demo is running.
 
     Open ${appOrigin}/ and choose "Sign in with ${displayName}".
     Sign in as one of these, with any password:
