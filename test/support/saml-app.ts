@@ -1,3 +1,4 @@
+import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 import { readRedirectedAuthnRequest, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
 import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
@@ -22,6 +23,8 @@ export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<st
   const gatehouse = await createGatehouse({
     env: {
       NODE_ENV: 'test',
+      // Gatehouse's built-in posture, whatever this project committed (scripts/cookie-posture.ts).
+      ...COOKIE_POSTURE,
       ProjectTemplate__Logging__Level: 'debug',
       ProjectTemplate__Hosting__PublicOrigin: url,
       ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
