@@ -4,10 +4,8 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { Endpoint } from './endpoint.js';
 import { sessionMiddleware, type SessionMiddlewareOptions } from './session/session-middleware.js';
 import './state.js';
-import { errorHandler } from './middleware/error-handler.js';
-import { requestLog } from './middleware/request-log.js';
-import { securityHeaders } from './middleware/security-headers.js';
-import { onFirstUse } from './on-first-use.js';
+import { beforeSession } from './middleware/before-session.js';
+import { frontDoor } from './middleware/front-door.js';
 import { installViews } from './views.js';
 
 export interface AppParts {
@@ -35,31 +33,40 @@ export interface AppParts {
 }
 
 /**
- * The HTTP pipeline, outermost first: request log, security headers, error page,
- * probes (before any session), static files (outside endpoint authorization), session,
- * then the routed endpoints, each behind its own authorization check.
+ * The HTTP pipeline, outermost first: the front door (request log, security headers,
+ * error page), what answers before any session (probes, static files outside endpoint
+ * authorization), the session phase, then the routed endpoints, each behind its own
+ * authorization check.
  */
 export function createApp(parts: AppParts): Koa {
   // Behind the one proxy TrustProxy vouches for, the client address is the last
   // X-Forwarded-For entry: the one that proxy added, not one the client made up.
   const app = new Koa({ proxy: parts.trustProxy, maxIpsCount: 1 });
-  app.silent = true; // errors are logged by errorHandler, with redaction, not by Koa's default printer
+  app.silent = true; // errors are logged by the front door, with redaction, not by Koa's default printer
   installViews(app, parts.viewsDir, parts.production);
 
-  const probes = new Router();
   const routes = new Router();
   for (const endpoint of parts.endpoints) {
-    const router = endpoint.beforeSession ? probes : routes;
+    if (endpoint.beforeSession) continue;
     const authorization = parts.authorizeEndpoint(endpoint);
     const chain = authorization ? [authorization, endpoint.handler] : [endpoint.handler];
-    router.register(endpoint.path, [endpoint.method], chain);
+    routes.register(endpoint.path, [endpoint.method], chain);
   }
 
-  app.use(requestLog(parts.logger));
-  app.use(securityHeaders({ strictTransportSecurity: parts.production, formActionOrigins: parts.formActionOrigins }));
-  app.use(errorHandler(parts.logger, parts.showStackTraces));
-  app.use(probes.routes());
-  app.use(staticFiles(parts.publicDir, parts.production));
+  app.use(
+    frontDoor({
+      logger: parts.logger,
+      showStackTraces: parts.showStackTraces,
+      headers: { strictTransportSecurity: parts.production, formActionOrigins: parts.formActionOrigins },
+    }),
+  );
+  app.use(
+    beforeSession({
+      probes: parts.endpoints.filter((endpoint) => endpoint.beforeSession),
+      publicDir: parts.publicDir,
+      production: parts.production,
+    }),
+  );
   if (parts.session) {
     app.use(sessionMiddleware({ app, ...parts.session.storage }));
     app.use(parts.session.authenticate);
@@ -68,24 +75,4 @@ export function createApp(parts: AppParts): Koa {
   app.use(routes.routes());
   app.use(routes.allowedMethods());
   return app;
-}
-
-/**
- * Files from `publicDir` for GET and HEAD requests whose last path segment has a file
- * extension (`/styles.css`), and only those: koa-static asks the file system about every
- * request it sees (a stat on the thread pool: README, Performance), and routed paths (`/`,
- * `/api/...`) never name a file. Every file under public/ needs an
- * extension. koa-static is imported at the first such request, not at start-up.
- */
-function staticFiles(publicDir: string, production: boolean): Middleware {
-  const send = onFirstUse(async () => {
-    const { default: serve } = await import('koa-static');
-    return serve(publicDir, { index: false, hidden: false, defer: false, maxage: production ? 60 * 60 * 1000 : 0 });
-  });
-  return async function serveStatic(ctx, next) {
-    const isFile =
-      (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path.lastIndexOf('.') > ctx.path.lastIndexOf('/');
-    if (!isFile) return next();
-    return (await send())(ctx, next);
-  };
 }

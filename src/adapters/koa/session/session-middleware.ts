@@ -17,6 +17,9 @@ export interface SessionMiddlewareOptions {
   releaseExpired: (record: StoredRecord) => Promise<void>;
 }
 
+/** On a request: the session token whose record this request loaded or created. */
+const STORED_TOKEN = Symbol('storedSessionToken');
+
 /** `__Host-` keeps subdomains from setting or shadowing the cookie; it needs Secure, so production only. */
 export function sessionCookieName(settings: SessionSettings, production: boolean): string {
   if (settings.CookieName !== '') return settings.CookieName;
@@ -41,14 +44,14 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
   const lifetime = sessionLifetime(settings);
   const signed = settings.Keys.length > 0;
   if (signed) app.keys = [...settings.Keys];
-  // The tokens whose record exists in the store as far as a request knows: loaded by it, or created by it.
-  const existing = new WeakMap<object, Set<string>>();
+  // The token whose record exists in the store as far as this request knows (loaded or
+  // created by it), kept on the request itself: a per-request entry in a WeakMap costs
+  // the garbage collector more than a property does.
   const remember = (ctx: unknown, token: string) => {
-    if (typeof ctx !== 'object' || ctx === null) return;
-    const tokens = existing.get(ctx);
-    if (tokens) tokens.add(token);
-    else existing.set(ctx, new Set([token]));
+    if (typeof ctx === 'object' && ctx !== null) Reflect.set(ctx, STORED_TOKEN, token);
   };
+  const isStored = (ctx: unknown, token: string) =>
+    typeof ctx === 'object' && ctx !== null && Reflect.get(ctx, STORED_TOKEN) === token;
 
   const externalStore = {
     async get(token: string, _maxAge: unknown, { ctx }: { ctx?: unknown }): Promise<StoredRecord | undefined> {
@@ -69,7 +72,7 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
       const times = readTimes(record) ?? { createdAt: now, lastSeenAt: now };
       const key = sessionStoreKey(token);
       const ttl = remainingMs(times, lifetime, now);
-      if (typeof ctx === 'object' && ctx !== null && existing.get(ctx)?.has(token)) {
+      if (isStored(ctx, token)) {
         // false: removed meanwhile (a logout); the request's changes go with it.
         await store.replace(key, { ...record, ...times }, ttl);
         return;

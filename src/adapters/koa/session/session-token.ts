@@ -1,5 +1,4 @@
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeHexLowerCase } from '@oslojs/encoding';
+import { createHash } from 'node:crypto';
 import { randomToken } from '../../../application/random-token.js';
 
 /**
@@ -18,11 +17,13 @@ export function isSessionToken(value: string): boolean {
   return TOKEN_SHAPE.test(value);
 }
 
-const utf8 = new TextEncoder();
-
-/** SHA-256 of the token (through @oslojs/crypto), hex. */
+/**
+ * SHA-256 of the token, hex, through Node's native hash: it runs on every request with a
+ * session cookie, and measured several times cheaper than a hash written in JavaScript
+ * (README, Performance).
+ */
 function tokenHash(token: string): string {
-  return encodeHexLowerCase(sha256(utf8.encode(token)));
+  return createHash('sha256').update(token).digest('hex');
 }
 
 export function sessionStoreKey(token: string): string {
