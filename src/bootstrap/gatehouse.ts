@@ -202,12 +202,14 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
               await Promise.all([signIns.releaseFor(record), savedTokens.releaseFor(record)]);
             },
           },
-          authenticate: authentication(container.resolve(AuthenticateSession)),
-          remoteCallbacks: remoteCallbacks({
-            providers: identityProviders,
-            completeSignIn: container.resolve(CompleteSignIn),
-            flowBinding,
-            publicOrigin: publicOrigin.value,
+          authentication: authentication({
+            authenticate: container.resolve(AuthenticateSession),
+            remoteCallbacks: remoteCallbacks({
+              providers: identityProviders,
+              completeSignIn: container.resolve(CompleteSignIn),
+              flowBinding,
+              publicOrigin: publicOrigin.value,
+            }),
           }),
         }
       : undefined,

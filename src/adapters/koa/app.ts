@@ -20,13 +20,13 @@ export interface AppParts {
   endpoints: readonly Endpoint[];
   /**
    * The session phase, after static files and before routing: the session store, then the
-   * authenticate step and the providers' callback paths. Absent when authentication is
-   * disabled: then no session is ever read or written.
+   * authentication middleware. Absent when authentication is disabled: then no session is
+   * ever read or written.
    */
   session?: {
     storage: Omit<SessionMiddlewareOptions, 'app'>;
-    authenticate: Middleware;
-    remoteCallbacks: Middleware;
+    /** The authentication middleware: the authenticate step and the providers' callback paths. */
+    authentication: Middleware;
   };
   /** The authorization check of one endpoint, from its metadata (none for anonymous ones). */
   authorizeEndpoint: (endpoint: Endpoint) => Middleware | undefined;
@@ -69,8 +69,7 @@ export function createApp(parts: AppParts): Koa {
   );
   if (parts.session) {
     app.use(sessionMiddleware({ app, ...parts.session.storage }));
-    app.use(parts.session.authenticate);
-    app.use(parts.session.remoteCallbacks);
+    app.use(parts.session.authentication);
   }
   app.use(routes.routes());
   app.use(routes.allowedMethods());

@@ -44,6 +44,16 @@ describe('MemorySessionStore', function () {
     expect(await present(store, ['a', 'b', 'c', 'd', 'e'])).to.deep.equal(['c', 'd', 'e']);
   });
 
+  it('never evicts a record read more often than once per half of maxEntries writes, however many others come and go', async function () {
+    const store = new MemorySessionStore({ maxEntries: 10, clock });
+    await store.create('hot', { name: 'hot' }, MINUTE);
+    for (let i = 0; i < 1000; i++) {
+      await store.create(`cold-${i}`, { i }, MINUTE);
+      if (i % 4 === 0) expect(await store.get('hot'), `after ${i}`).to.deep.equal({ name: 'hot' });
+    }
+    expect(store.size).to.equal(10);
+  });
+
   it('replacing a record counts as use and does not grow the store', async function () {
     const store = new MemorySessionStore({ maxEntries: 2, clock });
     await store.create('a', { version: 1 }, MINUTE);

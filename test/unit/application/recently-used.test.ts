@@ -24,6 +24,23 @@ describe('RecentlyUsed (a bounded map)', () => {
     expect(cache.get('b')).to.equal(undefined);
   });
 
+  it('never forgets an entry read more often than once per half capacity, however many others come and go', () => {
+    const cache = new RecentlyUsed<string, number>(10);
+    cache.set('hot', 0);
+    for (let i = 0; i < 1000; i++) {
+      cache.set(`cold-${i}`, i);
+      if (i % 4 === 0) expect(cache.get('hot'), `after ${i}`).to.equal(0);
+    }
+    expect(cache.size).to.equal(10);
+  });
+
+  it('forgets an entry no longer read once the others have all moved past it', () => {
+    const cache = new RecentlyUsed<string, number>(10);
+    cache.set('once', 0);
+    for (let i = 0; i < 10; i++) cache.set(`other-${i}`, i);
+    expect(cache.get('once')).to.equal(undefined);
+  });
+
   it('deletes on request and refuses a capacity that is not a positive whole number', () => {
     const cache = new RecentlyUsed<string, number>(1);
     cache.set('a', 1);

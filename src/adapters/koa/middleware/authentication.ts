@@ -1,16 +1,25 @@
 import type { Middleware } from 'koa';
 import type { AuthenticateSession } from '../../../application/use-cases/authenticate-session.js';
 import { browserSession } from '../session/browser-session.js';
+import type { RemoteCallbacks } from './remote-callbacks.js';
 
 /**
- * The cookie scheme's authenticate step: a request with a session gets its sign-in (the
- * principal, the anti-forgery token, the name pages show) on `ctx.state`. A request
- * without a session cookie touches no store. Whatever answers a signed-in user is about
- * that user, so no cache may keep it: pages, JSON and problem details alike.
+ * The authentication middleware, once the session is loaded. A request at a provider's
+ * callback path is that provider's (remote-callbacks.ts): it completes a sign-in and goes
+ * no further. Any other request with a session gets its sign-in on `ctx.state` (the
+ * principal, the anti-forgery token, the name pages show); a request without a session
+ * cookie touches no store. Whatever answers a signed-in user is about that user, so no
+ * cache may keep it: pages, JSON and problem details alike. One layer, not two: every
+ * request passes here (README, Performance).
  */
-export function authentication(authenticate: AuthenticateSession): Middleware {
+export function authentication(deps: {
+  authenticate: AuthenticateSession;
+  remoteCallbacks: RemoteCallbacks;
+}): Middleware {
   return async function authenticateRequest(ctx, next) {
-    const signIn = ctx.session?.isNew === false ? await authenticate.execute(browserSession(ctx)) : undefined;
+    const provider = deps.remoteCallbacks.providerAt(ctx.path);
+    if (provider) return deps.remoteCallbacks.handle(ctx, provider);
+    const signIn = ctx.session?.isNew === false ? await deps.authenticate.execute(browserSession(ctx)) : undefined;
     if (!signIn) return next();
     ctx.state.principal = signIn.principal;
     ctx.state.user = { name: signIn.userName };

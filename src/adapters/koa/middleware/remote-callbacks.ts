@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { CallbackMessage, IdentityProvider } from '../../../application/ports/identity-provider.js';
 import type { CompleteSignIn } from '../../../application/use-cases/complete-sign-in.js';
 import { GatehouseError } from '../../../domain/errors.js';
@@ -31,44 +31,53 @@ const RESENT_FIELD = 'gatehouse_resent';
  * browser sends our cookies with it: nothing is read, stored or used up on the first
  * arrival, and a browser whose cookies still do not travel is told so.
  */
-export function remoteCallbacks(deps: RemoteCallbackDeps): Middleware {
+export function remoteCallbacks(deps: RemoteCallbackDeps): RemoteCallbacks {
   const byPath = new Map(deps.providers.map((provider) => [provider.info.callbackPath.toLowerCase(), provider]));
-  return async function handleCallback(ctx, next) {
-    const provider = byPath.get(ctx.path.toLowerCase());
-    if (!provider) return next();
-    // The callback carries codes or assertions: keep it out of caches and Referer headers.
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Referrer-Policy', 'no-referrer');
-
-    const method = ctx.method;
-    const document = method === 'GET' && !provider.callback.messageMethods.includes('GET') && provider.callbackDocument;
-    if (document) {
-      const { contentType, body } = document.call(provider);
-      ctx.type = contentType;
-      ctx.body = body;
-      return;
-    }
-    if (method !== 'GET' && method !== 'POST') return refuseMethod(ctx, provider);
-    if (!provider.callback.messageMethods.includes(method)) return refuseMethod(ctx, provider);
-
-    const message: CallbackMessage = {
-      method,
-      url: new URL(ctx.originalUrl, deps.publicOrigin),
-      form: method === 'POST' ? await readForm(ctx, provider.callback.maxBodyBytes) : new URLSearchParams(),
-    };
-    const binding = deps.flowBinding.read(ctx);
-    if (method === 'POST' && binding === undefined && !message.form.has(RESENT_FIELD)) {
-      return postAgainFromThisSite(ctx, provider.info.callbackPath, message.form);
-    }
-    message.form.delete(RESENT_FIELD);
-    const { returnUrl } = await deps.completeSignIn.execute({
-      provider: provider.info.key,
-      message,
-      binding,
-      session: browserSession(ctx),
-    });
-    ctx.redirect(returnUrl);
+  return {
+    providerAt: (path) => (byPath.size === 0 ? undefined : byPath.get(path.toLowerCase())),
+    handle: (ctx, provider) => handleCallback(ctx, provider, deps),
   };
+}
+
+/** The providers' callback paths: which provider owns a path, and the handling of a request there. */
+export interface RemoteCallbacks {
+  providerAt(path: string): IdentityProvider | undefined;
+  handle(ctx: Context, provider: IdentityProvider): Promise<void>;
+}
+
+async function handleCallback(ctx: Context, provider: IdentityProvider, deps: RemoteCallbackDeps): Promise<void> {
+  // The callback carries codes or assertions: keep it out of caches and Referer headers.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Referrer-Policy', 'no-referrer');
+
+  const method = ctx.method;
+  const document = method === 'GET' && !provider.callback.messageMethods.includes('GET') && provider.callbackDocument;
+  if (document) {
+    const { contentType, body } = document.call(provider);
+    ctx.type = contentType;
+    ctx.body = body;
+    return;
+  }
+  if (method !== 'GET' && method !== 'POST') return refuseMethod(ctx, provider);
+  if (!provider.callback.messageMethods.includes(method)) return refuseMethod(ctx, provider);
+
+  const message: CallbackMessage = {
+    method,
+    url: new URL(ctx.originalUrl, deps.publicOrigin),
+    form: method === 'POST' ? await readForm(ctx, provider.callback.maxBodyBytes) : new URLSearchParams(),
+  };
+  const binding = deps.flowBinding.read(ctx);
+  if (method === 'POST' && binding === undefined && !message.form.has(RESENT_FIELD)) {
+    return postAgainFromThisSite(ctx, provider.info.callbackPath, message.form);
+  }
+  message.form.delete(RESENT_FIELD);
+  const { returnUrl } = await deps.completeSignIn.execute({
+    provider: provider.info.key,
+    message,
+    binding,
+    session: browserSession(ctx),
+  });
+  ctx.redirect(returnUrl);
 }
 
 function refuseMethod(ctx: Context, provider: IdentityProvider): never {

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import createSession from 'koa-session';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { SessionStore, StoredRecord } from '../../../application/ports/session-store.js';
@@ -16,9 +16,6 @@ export interface SessionMiddlewareOptions {
   /** Removes the records an expired session points to (its sign-in, its saved tokens). */
   releaseExpired: (record: StoredRecord) => Promise<void>;
 }
-
-/** On a request: the session token whose record this request loaded or created. */
-const STORED_TOKEN = Symbol('storedSessionToken');
 
 /** `__Host-` keeps subdomains from setting or shadowing the cookie; it needs Secure, so production only. */
 export function sessionCookieName(settings: SessionSettings, production: boolean): string {
@@ -44,17 +41,15 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
   const lifetime = sessionLifetime(settings);
   const signed = settings.Keys.length > 0;
   if (signed) app.keys = [...settings.Keys];
-  // The token whose record exists in the store as far as this request knows (loaded or
-  // created by it), kept on the request itself: a per-request entry in a WeakMap costs
-  // the garbage collector more than a property does.
-  const remember = (ctx: unknown, token: string) => {
-    if (typeof ctx === 'object' && ctx !== null) Reflect.set(ctx, STORED_TOKEN, token);
-  };
-  const isStored = (ctx: unknown, token: string) =>
-    typeof ctx === 'object' && ctx !== null && Reflect.get(ctx, STORED_TOKEN) === token;
+  const cookieName = sessionCookieName(settings, production);
+  // The record of the token the browser sent was loaded by this request, and may have been
+  // removed since (a logout elsewhere): written back only while it exists. Any other token
+  // is one koa-session drew for this request (no session yet, or a new id at sign-in).
+  const sentByBrowser = (ctx: unknown, token: string) =>
+    typeof ctx === 'object' && ctx !== null && (ctx as Context).cookies.get(cookieName, { signed }) === token;
 
   const externalStore = {
-    async get(token: string, _maxAge: unknown, { ctx }: { ctx?: unknown }): Promise<StoredRecord | undefined> {
+    async get(token: string): Promise<StoredRecord | undefined> {
       if (!isSessionToken(token)) return undefined;
       const key = sessionStoreKey(token);
       const record = await store.get(key);
@@ -64,7 +59,6 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
         await Promise.all([store.destroy(key), releaseExpired(record)]);
         return undefined;
       }
-      remember(ctx, token);
       return record;
     },
     async set(token: string, record: StoredRecord, _maxAge: unknown, { ctx }: { ctx?: unknown }): Promise<void> {
@@ -72,13 +66,15 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
       const times = readTimes(record) ?? { createdAt: now, lastSeenAt: now };
       const key = sessionStoreKey(token);
       const ttl = remainingMs(times, lifetime, now);
-      if (isStored(ctx, token)) {
+      if (sentByBrowser(ctx, token)) {
         // false: removed meanwhile (a logout); the request's changes go with it.
         await store.replace(key, { ...record, ...times }, ttl);
         return;
       }
-      if (!(await store.create(key, { ...record, ...times }, ttl))) throw new Error('A new session id collided.');
-      remember(ctx, token);
+      // A token drawn for this request: new, unless this request created it a moment ago
+      // (koa-session saves a regenerated session once more at the end of the request).
+      if (!(await store.create(key, { ...record, ...times }, ttl)))
+        await store.replace(key, { ...record, ...times }, ttl);
     },
     async destroy(token: string): Promise<void> {
       await store.destroy(sessionStoreKey(token));
@@ -87,7 +83,7 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
 
   return createSession(
     {
-      key: sessionCookieName(settings, production),
+      key: cookieName,
       store: externalStore,
       genid: newSessionToken,
       maxAge: 'session',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { randomToken } from '../../../application/random-token.js';
 
 /**
@@ -18,12 +18,12 @@ export function isSessionToken(value: string): boolean {
 }
 
 /**
- * SHA-256 of the token, hex, through Node's native hash: it runs on every request with a
- * session cookie, and measured several times cheaper than a hash written in JavaScript
- * (README, Performance).
+ * SHA-256 of the token, hex, through Node's native one-shot hash: it runs on every request
+ * with a session cookie, and measured several times cheaper than a hash written in
+ * JavaScript, and about half the cost of a Hash object (README, Performance).
  */
 function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function sessionStoreKey(token: string): string {
