@@ -1,5 +1,7 @@
+import { build } from 'esbuild';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { projectRoot } from './dist-modules.js';
 import { spawnNode, stop, waitForLine } from './processes.js';
 
 /** One GET without keep-alive; resolves with the status, or 0 when the connection fails. */
@@ -29,7 +31,7 @@ export function coldStartOnce(env: Record<string, string>): Promise<number> {
   );
 }
 
-/** A bare Koa + @koa/router server in plain JavaScript, started the same way: what any Koa app pays here. */
+/** A bare Koa + @koa/router server: what any Koa app pays here. */
 const BARE_KOA = `
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -40,6 +42,26 @@ app.use(router.routes());
 const server = app.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
 process.on('SIGTERM', () => process.exit(0));
 `;
+
+/**
+ * The bare Koa server bundled as Gatehouse is for `npm start` (esbuild, one ES module, its
+ * packages inside), so that the two cold starts compare applications, not ways of loading them.
+ */
+export async function bundleBareKoa(outfile: string): Promise<string> {
+  await build({
+    stdin: { contents: BARE_KOA, resolveDir: projectRoot, loader: 'js' },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
 
 /** Milliseconds from spawn to the first 200 of a node process that prints `listening on <url>`. */
 async function spawnToReady(args: readonly string[], env: Record<string, string>, listening: RegExp): Promise<number> {
@@ -57,8 +79,8 @@ async function spawnToReady(args: readonly string[], env: Record<string, string>
   }
 }
 
-export function bareKoaColdStartOnce(): Promise<number> {
-  return spawnToReady(['--input-type=module', '-e', BARE_KOA], {}, /listening on (http:\/\/[^"\s]+)/);
+export function bareKoaColdStartOnce(bundle: string): Promise<number> {
+  return spawnToReady([bundle], {}, /listening on (http:\/\/[^"\s]+)/);
 }
 
 /** `node -e ""` on the same core: the floor no application start can go below. */

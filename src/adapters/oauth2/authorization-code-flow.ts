@@ -16,6 +16,7 @@ import { errorBodyOf, readJsonResource, ResourceAnswerError } from './protected-
 import { toSessionTokens } from './session-tokens.js';
 import { timeLimitedFetch } from './time-limited-fetch.js';
 import { summarizeLibraryError, translateOAuthError, type OAuthStage } from './translate-oauth-error.js';
+import { pkceChallenge } from './pkce.js';
 
 /** A vendor's authorization server: fixed endpoints, no discovery. */
 export interface AuthorizationServer {
@@ -109,7 +110,7 @@ export class AuthorizationCodeFlow {
       redirect_uri: this.#options.redirectUri,
       state,
       // RFC 7636 4.2: only S256; every vendor here accepts it.
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge: pkceChallenge(codeVerifier),
       code_challenge_method: 'S256',
     };
     if (this.#options.scopes.length > 0) parameters.scope = this.#options.scopes.join(' ');

@@ -21,6 +21,7 @@ import { toSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import { summarizeLibraryError, translateOAuthError, type OAuthStage } from '../oauth2/translate-oauth-error.js';
 import { subjectOfIdToken } from './session-tokens.js';
+import { pkceChallenge } from '../oauth2/pkce.js';
 
 export interface OidcProviderOptions {
   key: 'OpenIdConnect';
@@ -123,7 +124,7 @@ export class OidcIdentityProvider implements IdentityProvider {
       state,
       nonce,
       // RFC 7636: only S256, whatever the provider advertises.
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge: pkceChallenge(codeVerifier),
       code_challenge_method: 'S256',
     };
     if (this.#options.settings.ResponseMode === 'form_post') parameters.response_mode = 'form_post';

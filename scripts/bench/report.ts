@@ -1,0 +1,187 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median } from './cold-start.js';
+import type { RowRun } from './bench-row.js';
+import type { LoadSettings } from './load.js';
+import type { RowDefinition } from './rows.js';
+
+export interface RowResults {
+  definition: RowDefinition;
+  /** One run per round; empty when skipped. */
+  runs: RowRun[];
+}
+
+export interface ColdStart {
+  runsMs: number[];
+  medianMs: number;
+  /** A bare Koa + @koa/router server bundled and started the same way: what any Koa app pays here. */
+  bareKoaMedianMs: number;
+  bareNodeMedianMs: number;
+}
+
+export interface SessionMemory {
+  sessions: number;
+  bytesPerSession: number;
+  recordJsonBytes: number;
+}
+
+export interface SamlValidation {
+  responses: number;
+  perSecond: number;
+  msEach: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  rssGrowthMb: number;
+}
+
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * Prints the table, the targets and notes, and writes bench-results/bench.json. Each
+ * figure is the median of the rounds; each ratio is taken within a round (a row against
+ * the references measured minutes apart on the same machine), then the median of those
+ * ratios, with their range: on a shared machine the ratios hold where raw figures drift.
+ */
+export function report(
+  rows: RowResults[],
+  extras: { coldStart?: ColdStart; memory?: SessionMemory; saml?: SamlValidation },
+  context: { settings: LoadSettings; rounds: number; pinned: boolean; resultsDir: string; machine: string },
+): void {
+  const find = (key: RowDefinition['key']) => rows.find((row) => row.definition.key === key);
+  const bare = find('bare');
+  const floor = find('koa-session');
+  const ratioTo = (row: RowResults, reference: RowResults | undefined, of: 'rps' | 'cpu'): Spread | undefined => {
+    if (!reference) return undefined;
+    const ratios = row.runs.flatMap((run, round) => {
+      const other = reference.runs[round];
+      if (!other) return [];
+      if (of === 'rps') return [run.result.requestsPerSecond / other.result.requestsPerSecond];
+      const mine = run.result.serverCpuMicrosPerRequest;
+      const theirs = other.result.serverCpuMicrosPerRequest;
+      return mine && theirs ? [theirs / mine] : [];
+    });
+    return ratios.length === 0 ? undefined : spread(ratios);
+  };
+  const show = (value: Spread | undefined) =>
+    value === undefined
+      ? 'n/a'
+      : context.rounds > 1
+        ? `${value.median.toFixed(2)}x (${value.min.toFixed(2)}-${value.max.toFixed(2)})`
+        : `${value.median.toFixed(2)}x`;
+  const summaries = rows.map((row) => {
+    const results = row.runs.map((run) => run.result);
+    const cpus = results.flatMap((r) =>
+      r.serverCpuMicrosPerRequest === undefined ? [] : [r.serverCpuMicrosPerRequest],
+    );
+    return {
+      key: row.definition.key,
+      name: row.definition.name,
+      skipped: row.definition.skip,
+      requestsPerSecond: results.length ? Math.round(median(results.map((r) => r.requestsPerSecond))) : undefined,
+      p50Ms: results.length ? median(results.map((r) => r.p50Ms)) : undefined,
+      p99Ms: results.length ? median(results.map((r) => r.p99Ms)) : undefined,
+      cpuMicrosPerRequest: cpus.length ? Math.round(median(cpus)) : undefined,
+      vsBareKoa: row === bare ? undefined : ratioTo(row, bare, 'rps'),
+      vsFloorRequests: row === floor ? undefined : ratioTo(row, floor, 'rps'),
+      vsFloorCpu: row === floor ? undefined : ratioTo(row, floor, 'cpu'),
+      requestLogLines: row.runs.map((run) => run.requestLogLines),
+      runs: results,
+    };
+  });
+
+  console.log(
+    `| row | req/s | p50 | p99 | vs bare Koa | vs koa-session floor, req/s | server CPU per request | vs floor, CPU per request |`,
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const s of summaries) {
+    if (s.skipped) {
+      console.log(`| ${s.name} | skipped: ${s.skipped} | | | | | | |`);
+      continue;
+    }
+    console.log(
+      `| ${s.name} | ${s.requestsPerSecond?.toLocaleString('en-US')} | ${s.p50Ms} ms | ${s.p99Ms} ms | ${s.key === 'bare' ? '1.00x' : show(s.vsBareKoa)} | ${s.key === 'koa-session' ? '1.00x' : show(s.vsFloorRequests)} | ${s.cpuMicrosPerRequest ?? 'n/a'} µs | ${s.key === 'koa-session' ? '1.00x' : show(s.vsFloorCpu)} |`,
+    );
+  }
+  const { coldStart, memory, saml } = extras;
+  if (coldStart) {
+    console.log(
+      `\ncold start to a ready /health/ready: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`,
+    );
+    console.log(
+      `  same machine, same core, bundled and started the same way: bare Koa + @koa/router ${coldStart.bareKoaMedianMs} ms; node -e "" ${coldStart.bareNodeMedianMs} ms`,
+    );
+  }
+  if (memory) {
+    console.log(
+      `memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${memory.recordJsonBytes} bytes; keys, entries and map ${memory.bytesPerSession - memory.recordJsonBytes} bytes)`,
+    );
+  }
+  if (saml) {
+    console.log(
+      `SAML responses through the whole ACS check (on the server core, 4 at a time): ${saml.perSecond} per second (${saml.msEach} ms each); resident memory ${saml.rssBeforeMb} MB before ${saml.responses.toLocaleString('en-US')}, ${saml.rssAfterMb} MB after (${saml.rssGrowthMb} MB)`,
+    );
+  }
+  for (const s of summaries) {
+    const unsaturated = s.runs.filter((r) => r.serverCpu !== undefined && r.serverCpu < 0.9).length;
+    if (unsaturated > 0)
+      console.log(
+        `note: in ${unsaturated} run(s) of "${s.name}" the server used under 90% of its core: compare CPU per request`,
+      );
+  }
+
+  const memoryRow = summaries.find((s) => s.key === 'memory');
+  const redisRow = summaries.find((s) => s.key === 'redis');
+  const atLeast = (value: Spread | undefined, goal: number) => (value === undefined ? undefined : value.median >= goal);
+  const targets = [
+    {
+      target: 'memory store >= 0.85x the koa-session floor, req/s',
+      value: memoryRow?.vsFloorRequests?.median,
+      met: atLeast(memoryRow?.vsFloorRequests, 0.85),
+    },
+    {
+      target: 'memory store >= 0.85x the koa-session floor, CPU per request',
+      value: memoryRow?.vsFloorCpu?.median,
+      met: atLeast(memoryRow?.vsFloorCpu, 0.85),
+    },
+    {
+      target: 'Redis store >= 0.8x the koa-session floor, req/s',
+      value: redisRow?.vsFloorRequests?.median,
+      met: atLeast(redisRow?.vsFloorRequests, 0.8),
+    },
+    {
+      target: 'Redis store >= 0.8x the koa-session floor, CPU per request',
+      value: redisRow?.vsFloorCpu?.median,
+      met: atLeast(redisRow?.vsFloorCpu, 0.8),
+    },
+    {
+      target: 'cold start <= bare Koa + @koa/router started the same way',
+      value: coldStart?.medianMs,
+      met: coldStart ? coldStart.medianMs <= coldStart.bareKoaMedianMs : undefined,
+    },
+    {
+      target: '<= 1 KB per idle session at 100,000',
+      value: memory?.bytesPerSession,
+      met: memory ? memory.bytesPerSession <= 1024 : undefined,
+    },
+  ];
+  console.log('\ntargets (medians of the rounds):');
+  for (const t of targets) {
+    const value = typeof t.value === 'number' ? Math.round(t.value * 100) / 100 : 'not measured';
+    console.log(`  ${t.met === undefined ? 'n/a ' : t.met ? 'met ' : 'MISS'}  ${t.target} (${value})`);
+  }
+
+  const file = join(context.resultsDir, 'bench.json');
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory, saml, targets }, null, 2)}\n`,
+  );
+  console.log(`\nwritten to ${file}`);
+}
+
+function spread(values: number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}

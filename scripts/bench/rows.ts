@@ -1,0 +1,117 @@
+/**
+ * The throughput rows of `npm run bench`: two references (bare Koa; bare Koa with
+ * koa-session alone, the floor the session middleware sets) and Gatehouse's own paths,
+ * each a server process of its own with the request it is loaded with.
+ */
+export interface RowDefinition {
+  key: 'bare' | 'koa-session' | 'memory' | 'redis' | 'anonymous' | 'challenge';
+  name: string;
+  script: string;
+  env: Record<string, string>;
+  path: string;
+  headers: Record<string, string>;
+  expectedStatus: number;
+  /** Sends the signed-in session cookie (and checks that the path refuses a request without it). */
+  authenticated: boolean;
+  /** Where a 302 must point, to prove the row measures what it names. */
+  redirectsTo?: string;
+  skip?: string;
+}
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * The production posture: TLS ends at a proxy Gatehouse trusts (production requires
+ * TrustProxy), so the load generator's requests say they arrived over https, as the
+ * proxy's would. A loopback PublicOrigin is accepted in production.
+ */
+export const productionEnv: Record<string, string> = {
+  NODE_ENV: 'production',
+  ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1',
+  ProjectTemplate__Hosting__TrustProxy: 'true',
+  ProjectTemplate__Logging__Level: 'info',
+};
+const behindProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' };
+
+export function rowDefinitions(redisReachable: boolean): RowDefinition[] {
+  const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
+  return [
+    {
+      key: 'bare',
+      name: 'bare Koa + @koa/router (reference)',
+      script: 'scripts/bench/bare-koa-server.ts',
+      env: {},
+      path: '/api/app-info',
+      headers: {},
+      expectedStatus: 200,
+      authenticated: false,
+    },
+    {
+      key: 'koa-session',
+      name: 'bare Koa + koa-session alone, same record (floor)',
+      script: 'scripts/bench/koa-session-server.ts',
+      env: {},
+      path: '/api/app-info',
+      headers: {},
+      expectedStatus: 200,
+      authenticated: true,
+    },
+    {
+      key: 'memory',
+      name: 'Gatehouse, memory store, authenticated',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: memoryStore,
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+    },
+    {
+      key: 'redis',
+      name: 'Gatehouse, Redis store, authenticated',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...productionEnv,
+        ProjectTemplate__Session__Store: 'Redis',
+        ProjectTemplate__Session__Redis__Url: REDIS_URL,
+        ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-bench:${process.pid}:${Date.now()}:`,
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+      skip: redisReachable ? undefined : `Redis not reachable at ${REDIS_URL}`,
+    },
+    {
+      key: 'anonymous',
+      name: 'Gatehouse, anonymous GET / (302 to login)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: memoryStore,
+      path: '/',
+      headers: behindProxy,
+      expectedStatus: 302,
+      authenticated: false,
+      redirectsTo: '/Account/Login',
+    },
+    {
+      // What a flood of anonymous challenges costs: a flow record, the per-client count
+      // (limit lifted here), the provider's authorization URL. GitHub's handler needs no
+      // discovery, so the row measures Gatehouse, not a provider.
+      key: 'challenge',
+      name: 'Gatehouse, anonymous challenge (302 to the provider)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        ProjectTemplate__Session__PendingSignInsPerClient: '1000000000',
+        ProjectTemplate__Authentication__Providers__Social3__Enabled: 'true',
+        ProjectTemplate__Authentication__Providers__Social3__ClientId: 'bench-client',
+        ProjectTemplate__Authentication__Providers__Social3__ClientSecret: 'bench-client-secret-not-used',
+      },
+      path: '/External/Challenge?provider=Social3&returnUrl=%2Fapi%2Fapp-info',
+      headers: behindProxy,
+      expectedStatus: 302,
+      authenticated: false,
+      redirectsTo: 'https://github.com/login/oauth/authorize',
+    },
+  ];
+}
