@@ -13,15 +13,11 @@ import { launchChromium } from './support/chromium.js';
 import { confirmSignOutAtDemoProvider, signInAtDemoProvider } from './support/demo-provider-pages.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';
 import { PageWatch } from './support/page-watch.js';
+import { freshBrowser as openFreshBrowser, isErrorLine } from './support/fresh-browser.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/e2e/', import.meta.url));
 const SESSION_COOKIE = 'gatehouse.sid';
 const LOGIN_PAGE = '/Account/Login?returnUrl=%2F';
-
-/** pino's numeric levels: 50 error, 60 fatal. */
-function isErrorLine(line: string): boolean {
-  return /"level":(50|60)\b/.test(line);
-}
 
 describe('Sign-in in a real browser (chromium)', function () {
   let stack: DemoStack;
@@ -38,13 +34,7 @@ describe('Sign-in in a real browser (chromium)', function () {
     await stack?.close();
   });
 
-  /** A fresh profile (no cookies from another user) with its watchers. */
-  async function freshBrowser(): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const page = await context.newPage();
-    const watch = await PageWatch.attach(context, page);
-    return { context, page, watch };
-  }
+  const freshBrowser = () => openFreshBrowser(browser);
 
   async function sessionCookie(context: BrowserContext): Promise<Cookie | undefined> {
     return (await context.cookies(stack.appOrigin)).find((cookie) => cookie.name === SESSION_COOKIE);

@@ -6,10 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/chromium.js';
-import { PageWatch } from './support/page-watch.js';
 import { startSocialStack, type SocialStack } from './support/social-stack.js';
+import { freshBrowser as openFreshBrowser, isErrorLine } from './support/fresh-browser.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/e2e/', import.meta.url));
 const LOGIN_PAGE = '/Account/Login?returnUrl=%2F';
@@ -47,9 +47,6 @@ const JOURNEYS = [
   },
 ] as const;
 
-/** pino's numeric levels: 50 error, 60 fatal. */
-const isErrorLine = (line: string) => /"level":(50|60)\b/.test(line);
-
 describe('Social sign-in in a real browser (chromium)', function () {
   let stack: SocialStack;
   let browser: Browser;
@@ -65,12 +62,7 @@ describe('Social sign-in in a real browser (chromium)', function () {
     await stack?.close();
   });
 
-  async function freshBrowser(): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const page = await context.newPage();
-    const watch = await PageWatch.attach(context, page);
-    return { context, page, watch };
-  }
+  const freshBrowser = () => openFreshBrowser(browser);
 
   it('the login page offers exactly the three social providers, under their vendor names', async function () {
     const { context, page } = await freshBrowser();
