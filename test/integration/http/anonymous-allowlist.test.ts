@@ -3,7 +3,7 @@ import { routeTemplate, type Endpoint } from '../../../src/adapters/koa/endpoint
 import { allowAnonymous } from '../../../src/domain/authorization/endpoint-metadata.js';
 import { startGatehouse, startGatehouseAsConfigured, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
-/** The reviewed allowlist (contract, Authorization rules 6). Changing it needs a review. */
+/** The reviewed allowlist (docs: Authorization rules, 6). Changing it needs a review. */
 const REVIEWED_ANONYMOUS = [
   '/Account/Login',
   '/External/Challenge',

@@ -26,7 +26,7 @@ function expectChallenged(endpoint: Endpoint, response: Response, challengeSchem
 }
 
 /**
- * What an anonymous request to an endpoint must get under a posture (contract, Authorization
+ * What an anonymous request to an endpoint must get under a posture (docs: Authorization
  * rules 2-4; with authentication off nobody can sign in, so what needs a user is refused).
  */
 function expectedForAnonymous(endpoint: Endpoint, settings: ProjectTemplateSettings) {
