@@ -1,18 +1,12 @@
-import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
-import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar, driveOidcLogin } from './drive-oidc-login.js';
 import { freePort } from './free-port.js';
+import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
 
 export const CLIENT_SECRET = 'SENTINEL-oidc-client-secret-5d1e';
 
-export interface OidcApp {
-  url: string;
-  gatehouse: Gatehouse;
-  logs: string[];
-  close(): Promise<void>;
-}
+export type OidcApp = RunningGatehouse;
 
 /** A real OpenID provider (oidc-provider) with a client for each of the given app origins. */
 export async function startIdentityProvider(appOrigins: string[]): Promise<DemoIdentityProvider> {
@@ -29,16 +23,10 @@ export async function startIdentityProvider(appOrigins: string[]): Promise<DemoI
 }
 
 /** Gatehouse with its built-in posture and the OpenID Connect provider configured against `issuer`, listening at `port` (its PublicOrigin). */
-export async function startOidcApp(issuer: string, port: number, env: Record<string, string> = {}): Promise<OidcApp> {
-  const url = `http://127.0.0.1:${port}`;
-  const logs: string[] = [];
-  const gatehouse = await createGatehouse({
-    env: {
-      NODE_ENV: 'test',
-      ...COOKIE_POSTURE,
-      ProjectTemplate__Logging__Level: 'debug',
-      ProjectTemplate__Hosting__PublicOrigin: url,
-      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+export function startOidcApp(issuer: string, port: number, env: Record<string, string> = {}): Promise<OidcApp> {
+  return startGatehouse(
+    {
+      ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
       ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
       ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
       ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: issuer,
@@ -46,10 +34,8 @@ export async function startOidcApp(issuer: string, port: number, env: Record<str
       ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: CLIENT_SECRET,
       ...env,
     },
-    logDestination: { write: (line: string) => void logs.push(line) },
-  });
-  await gatehouse.listen(port, '127.0.0.1');
-  return { url, gatehouse, logs, close: () => gatehouse.shutdown() };
+    { port },
+  );
 }
 
 export { freePort };

@@ -1,8 +1,8 @@
-import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 import { readRedirectedAuthnRequest, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
-import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
+import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from './free-port.js';
+import { startGatehouse } from './start-gatehouse.js';
 import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
 
 export const SP_ENTITY_ID = 'https://gatehouse.test/saml';
@@ -19,25 +19,18 @@ export interface SamlApp {
 export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<string, string> = {}): Promise<SamlApp> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const logs: string[] = [];
-  const gatehouse = await createGatehouse({
-    env: {
-      NODE_ENV: 'test',
-      // Gatehouse's built-in posture, whatever this project committed (scripts/cookie-posture.ts).
-      ...COOKIE_POSTURE,
-      ProjectTemplate__Logging__Level: 'debug',
+  const app = await startGatehouse(
+    {
       ProjectTemplate__Hosting__PublicOrigin: url,
-      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
       ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
       ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
       ProjectTemplate__Authentication__Providers__Saml2__EntityId: SP_ENTITY_ID,
       ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: idp.metadataUrl,
       ...env,
     },
-    logDestination: { write: (line: string) => void logs.push(line) },
-  });
-  await gatehouse.listen(port, '127.0.0.1');
-  return { url, acsUrl: `${url}/Saml2/Acs`, gatehouse, logs, close: () => gatehouse.shutdown() };
+    { port },
+  );
+  return { ...app, acsUrl: `${url}/Saml2/Acs` };
 }
 
 /** A browser for SAML sign-ins: one cookie jar, redirects not followed. */

@@ -1,4 +1,3 @@
-import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 /**
  * The three social providers under the identity-provider contract suite: each vendor-shaped
  * server (scripts/vendor-servers/) on loopback and a Gatehouse whose Social1-3 point at it
@@ -8,10 +7,10 @@ import { startAmazonShapedServer } from '../../scripts/vendor-servers/login-with
 import { startGitHubShapedServer } from '../../scripts/vendor-servers/github-oauth-apps.js';
 import { startMicrosoftShapedServer } from '../../scripts/vendor-servers/microsoft-identity-platform.js';
 import type { DemoLogin, VendorServer, VendorServerOptions } from '../../scripts/vendor-servers/vendor-server.js';
-import { createGatehouse, type Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from './free-port.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
+import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
 
 export interface SocialVendor {
   key: 'Social1' | 'Social2' | 'Social3';
@@ -95,18 +94,12 @@ export function socialHarness(vendor: SocialVendor): SocialHarness {
       const server = await vendor.start({
         clients: [{ clientId: CLIENT_ID, clientSecret, redirectUris: [`${url}${callbackPath}`] }],
       });
-      const logs: string[] = [];
       const prefix = `ProjectTemplate__Authentication__Providers__${vendor.key}__`;
-      let gatehouse: Gatehouse;
+      let app: RunningGatehouse;
       try {
-        gatehouse = await createGatehouse({
-          env: {
-            NODE_ENV: 'test',
-            // Gatehouse's built-in posture, whatever this project committed (scripts/cookie-posture.ts).
-            ...COOKIE_POSTURE,
-            ProjectTemplate__Logging__Level: 'debug',
+        app = await startGatehouse(
+          {
             ProjectTemplate__Hosting__PublicOrigin: url,
-            ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
             ProjectTemplate__Authentication__HttpTimeoutSeconds: '0.5',
             [`${prefix}Enabled`]: 'true',
             [`${prefix}ClientId`]: CLIENT_ID,
@@ -114,13 +107,13 @@ export function socialHarness(vendor: SocialVendor): SocialHarness {
             ...endpointOverrides(vendor.key, server),
             ...env,
           },
-          logDestination: { write: (line: string) => void logs.push(line) },
-        });
-        await gatehouse.listen(port, '127.0.0.1');
+          { port },
+        );
       } catch (error) {
         await server.close();
         throw error;
       }
+      const { gatehouse, logs } = app;
       const scheme = gatehouse.settings.Authentication.Providers[vendor.key].Scheme;
 
       const answerAs = async (challengeLocation: string, login: DemoLogin, outcome: 'accept' | 'deny' = 'accept') => {

@@ -11,15 +11,21 @@ export interface RunningGatehouse {
   close(): Promise<void>;
 }
 
+/** What a test may choose beyond the settings: its governance, and the port (free by default). */
+export interface StartOptions extends Pick<GatehouseOptions, 'governance'> {
+  /** A port chosen beforehand, when a provider must know the app's redirect URI before it listens. */
+  port?: number;
+}
+
 /**
- * A whole Gatehouse, composed as in production, listening on a free loopback port, with
+ * A whole Gatehouse, composed as in production, listening on a loopback port, with
  * Gatehouse's built-in authentication posture (COOKIE_POSTURE) whatever this project's
  * config/appsettings.json chose, then `env`. For suites that exercise sign-in, sessions
  * and policies as mechanisms.
  */
 export function startGatehouse(
   env: Record<string, string | undefined> = {},
-  options: Pick<GatehouseOptions, 'governance'> = {},
+  options: StartOptions = {},
 ): Promise<RunningGatehouse> {
   return start({ ...COOKIE_POSTURE, ...env }, options);
 }
@@ -32,10 +38,7 @@ export function startGatehouseAsConfigured(env: Record<string, string | undefine
   return start(env, {});
 }
 
-async function start(
-  env: Record<string, string | undefined>,
-  options: Pick<GatehouseOptions, 'governance'>,
-): Promise<RunningGatehouse> {
+async function start(env: Record<string, string | undefined>, options: StartOptions): Promise<RunningGatehouse> {
   const logs: string[] = [];
   const gatehouse = await createGatehouse({
     env: {
@@ -45,13 +48,13 @@ async function start(
       ...env,
     },
     logDestination: { write: (line: string) => void logs.push(line) },
-    ...options,
+    governance: options.governance,
   }).catch((error: unknown) => {
     // The test report then names every problem, as `npm start` would.
     if (error instanceof StartupError) error.message += `:\n${error.problems.map(formatProblem).join('\n')}`;
     throw error;
   });
-  const server: Server = await gatehouse.listen(0, '127.0.0.1');
+  const server: Server = await gatehouse.listen(options.port ?? 0, '127.0.0.1');
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('not listening');
   return {
