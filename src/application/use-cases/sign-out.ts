@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { IdentityProvidersToken, type IdentityProvider } from '../ports/identity-provider.js';
+import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { SavedTokens } from '../sign-in/saved-tokens.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
@@ -35,7 +35,7 @@ export class SignOut {
     return { providerSignOutUrl };
   }
 
-  private async providerSignOut(scheme: string, tokens: Parameters<NonNullable<IdentityProvider['signOutUrl']>>[0]) {
+  private async providerSignOut(scheme: string, tokens: SessionTokens | undefined): Promise<string | undefined> {
     const provider = this.providers.find((candidate) => candidate.info.scheme === scheme);
     if (!provider?.signOutUrl) return undefined;
     try {
