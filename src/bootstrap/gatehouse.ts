@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { DestinationStream } from 'pino';
 import { DrainState } from '../application/drain-state.js';
 import type { Governance } from '../application/ports/governance.js';
 import type { HealthCheck } from '../application/ports/health-check.js';
@@ -23,7 +22,8 @@ import { authentication } from '../adapters/koa/middleware/authentication.js';
 import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
 import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
 import { sessionCookieName } from '../adapters/koa/session/session-middleware.js';
-import { createPinoLogger } from '../adapters/logging/pino-logger.js';
+import { bufferedDestination, type LogDestination } from '../adapters/logging/buffered-destination.js';
+import { createJsonLinesLogger } from '../adapters/logging/json-lines-logger.js';
 import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
 import { SystemClock } from '../adapters/system-clock.js';
 import { missingPolicies } from '../domain/authorization/decide-access.js';
@@ -45,7 +45,7 @@ export interface GatehouseOptions {
   env: Record<string, string | undefined>;
   rootDir?: string;
   /** Where log lines go (stdout by default), possibly depending on the environment. */
-  logDestination?: DestinationStream | ((environment: Environment) => DestinationStream | undefined);
+  logDestination?: LogDestination | ((environment: Environment) => LogDestination | undefined);
   /** The consuming application's governance component; by default everything is allowed and nothing recorded. */
   governance?: Governance;
 }
@@ -55,6 +55,8 @@ export interface Gatehouse {
   settings: ProjectTemplateSettings;
   environment: Environment;
   logger: Logger;
+  /** Writes the log lines held for the next block now (the "listening" line, for the person watching the start). */
+  flushLog(): void;
   endpoints: readonly Endpoint[];
   identityProviders: readonly IdentityProvider[];
   /** The server-side store of signed-in state (operators' scripts and tests read and write sessions through it). */
@@ -80,14 +82,16 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const rootDir = options.rootDir ?? findProjectRoot();
   const configuration = loadConfiguration(rootDir, options.env);
   const { settings, environment } = configuration;
-  const logger = createPinoLogger({
+  const destination =
+    (typeof options.logDestination === 'function' ? options.logDestination(environment) : options.logDestination) ??
+    bufferedDestination();
+  const logger = createJsonLinesLogger({
     // A mistyped level must not stop the log that reports it.
     level: configuration.problems.some((p) => p.key === 'ProjectTemplate:Logging:Level')
       ? 'info'
       : settings.Logging.Level,
     secretValues: configuration.secretValues,
-    destination:
-      typeof options.logDestination === 'function' ? options.logDestination(environment) : options.logDestination,
+    destination,
   });
   const fail = (problems: SettingsProblem[]) => {
     for (const problem of problems)
@@ -222,6 +226,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     settings,
     environment,
     logger,
+    flushLog: () => (destination as Partial<{ flush(): void }>).flush?.(),
     endpoints,
     identityProviders,
     sessionStore: stores.sessions,

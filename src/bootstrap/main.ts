@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : `${host}:${port}`;
   gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
+  gatehouse.flushLog();
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,5 +1,5 @@
-import type { DestinationStream } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import type { LogDestination } from './buffered-destination.js';
 
 /** The fields of the request log line (middleware/request-log.ts), shown by `requestLine` instead. */
 const REQUEST_FIELDS = ['reqId', 'method', 'url', 'status', 'ms'];
@@ -12,7 +12,7 @@ const REQUEST_FIELDS = ['reqId', 'method', 'url', 'status', 'ms'];
  * and the caller keeps JSON. It resolves to a factory because the stream writes to stdout
  * from the moment it exists: the caller makes it only once it knows it wants it.
  */
-export async function loadPrettyLogLines(): Promise<(() => DestinationStream) | undefined> {
+export async function loadPrettyLogLines(): Promise<(() => LogDestination) | undefined> {
   let pretty: typeof PinoPretty;
   try {
     ({ default: pretty } = await import('pino-pretty'));

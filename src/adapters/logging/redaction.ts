@@ -72,16 +72,15 @@ export function secretScrubber(secretValues: readonly string[]): (line: string) 
 }
 
 /**
- * pino `redact` paths: the secret keys the schema declares, wherever a settings object is
- * logged, and the usual carriers at the top level and inside the containers a log line
- * might hold (headers, query, body). No wildcards: a leading wildcard makes pino run
- * every value of every line through the redactor, the costliest part of a request line
- * (README, Performance). Gatehouse never logs headers or bodies; these paths are the second line of
- * defence, and the by-value scrubber the third. Top-level `code` is left alone: it is
- * Gatehouse's own error code, which operators need.
+ * The field paths whose values are replaced with `[REDACTED]`: the secret keys the schema
+ * declares, wherever a settings object is logged, and the usual carriers at the top level
+ * and inside the containers a log line might hold (headers, query, body). Gatehouse never
+ * logs headers or bodies; these paths are the second line of defence, and the by-value
+ * scrubber the third. Top-level `code` is left alone: it is Gatehouse's own error code,
+ * which operators need.
  */
-export function redactPaths(secretKeyPaths: readonly string[][]): string[] {
-  const fromSchema = secretKeyPaths.map((path) => `settings.${path.join('.')}`);
+export function redactPaths(secretKeyPaths: readonly string[][]): string[][] {
+  const fromSchema = secretKeyPaths.map((path) => ['settings', ...path]);
   const secrets = [
     'cookie',
     'authorization',
@@ -94,11 +93,52 @@ export function redactPaths(secretKeyPaths: readonly string[][]): string[] {
     'SAMLResponse',
     'SAMLRequest',
   ];
-  const containers = ['headers', 'req.headers', 'res.headers', 'query', 'body', 'params'];
+  const containers = [['headers'], ['req', 'headers'], ['res', 'headers'], ['query'], ['body'], ['params']];
   const nested = containers.flatMap((container) =>
-    [...secrets, 'code', 'state', '["set-cookie"]'].map((name) =>
-      name.startsWith('[') ? `${container}${name}` : `${container}.${name}`,
-    ),
+    [...secrets, 'code', 'state', 'set-cookie'].map((name) => [...container, name]),
   );
-  return [...fromSchema, ...secrets, ...nested, 'err.cause'];
+  return [...fromSchema, ...secrets.map((name) => [name]), ...nested];
+}
+
+interface PathNode {
+  /** The value here is replaced whole. */
+  redact: boolean;
+  children: Map<string, PathNode>;
+}
+
+/**
+ * Returns a function that gives a log line's fields with the values at `paths` replaced.
+ * The caller's object is never changed: only the objects on the way to a redacted value
+ * are copied, and a line with none of those names is returned as it came (the request
+ * log's line costs a lookup per field).
+ */
+export function pathRedactor(paths: readonly string[][]): (fields: object) => object {
+  const root: PathNode = { redact: false, children: new Map() };
+  for (const path of paths) {
+    let node = root;
+    for (const name of path) {
+      let child = node.children.get(name);
+      if (!child) node.children.set(name, (child = { redact: false, children: new Map() }));
+      node = child;
+    }
+    node.redact = true;
+  }
+  const redactBelow = (value: object, node: PathNode): object => {
+    let copy: Record<string, unknown> | undefined;
+    for (const name of Object.keys(value)) {
+      const child = node.children.get(name);
+      if (!child) continue;
+      const current = (value as Record<string, unknown>)[name];
+      const replacement = child.redact
+        ? REDACTED
+        : typeof current === 'object' && current !== null
+          ? redactBelow(current, child)
+          : current;
+      if (replacement === current) continue;
+      copy ??= Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...value };
+      copy[name] = replacement;
+    }
+    return copy ?? value;
+  };
+  return (fields) => redactBelow(fields, root);
 }

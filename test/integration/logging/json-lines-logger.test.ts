@@ -1,16 +1,62 @@
 import { expect } from 'chai';
-import { createPinoLogger } from '../../../src/adapters/logging/pino-logger.js';
+import { createJsonLinesLogger } from '../../../src/adapters/logging/json-lines-logger.js';
 import { redactUrl } from '../../../src/adapters/logging/redaction.js';
+import type { LoggingSettings } from '../../../src/domain/settings/settings.js';
 
-function capture(secretValues: string[] = []) {
+function capture(secretValues: string[] = [], level: LoggingSettings['Level'] = 'debug') {
   const lines: string[] = [];
-  const logger = createPinoLogger({
-    level: 'debug',
+  const logger = createJsonLinesLogger({
+    level,
     secretValues,
     destination: { write: (line: string) => void lines.push(line) },
   });
   return { logger, text: () => lines.join('') };
 }
+
+describe('log lines', () => {
+  it("writes one JSON object per line in pino's shape: level number, time, the fields, msg", () => {
+    const { logger, text } = capture();
+    const before = Date.now();
+    logger.warn({ key: 'ProjectTemplate:Session:Store', count: 2 }, 'a "quoted" message');
+    logger.info({}, 'no fields');
+    const lines = text().split('\n');
+    expect(lines).to.have.length(3);
+    expect(lines[2]).to.equal('');
+    const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(first)).to.deep.equal(['level', 'time', 'key', 'count', 'msg']);
+    expect(first).to.include({ level: 40, key: 'ProjectTemplate:Session:Store', count: 2, msg: 'a "quoted" message' });
+    expect(first.time).to.be.within(before, Date.now());
+    expect(JSON.parse(lines[1]!)).to.include({ level: 30, msg: 'no fields' });
+  });
+
+  it('writes only lines at or above the configured level, and none when silent', () => {
+    const atWarn = capture([], 'warn');
+    atWarn.logger.debug({}, 'd');
+    atWarn.logger.info({}, 'i');
+    atWarn.logger.warn({}, 'w');
+    atWarn.logger.error({}, 'e');
+    expect(atWarn.text().match(/"msg":"\w"/g)).to.deep.equal(['"msg":"w"', '"msg":"e"']);
+    const silent = capture([], 'silent');
+    silent.logger.error({}, 'e');
+    expect(silent.text()).to.equal('');
+  });
+
+  it("leaves the caller's fields as they were", () => {
+    const { logger } = capture();
+    const fields = { headers: { cookie: 'S1', accept: 'text/html' }, err: new Error('boom') };
+    logger.error(fields, 'line');
+    expect(fields.headers.cookie).to.equal('S1');
+    expect(fields.err).to.be.instanceOf(Error);
+  });
+
+  it('still writes the line when its fields cannot be written as JSON', () => {
+    const { logger, text } = capture();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    logger.error({ circular, big: 1n }, 'what happened');
+    expect(JSON.parse(text())).to.include({ level: 50, msg: 'what happened', logFields: 'not serializable as JSON' });
+  });
+});
 
 describe('logging with redaction', () => {
   it('redacts the carriers of secrets by path, keeping Gatehouse error codes', () => {
