@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { bufferedDestination } from '../../../src/adapters/logging/buffered-destination.js';
+import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,6 +54,31 @@ describe('bufferedDestination (production log lines, written in blocks)', () => 
         encoding: 'utf8',
       });
       expect(contents(file), ending).to.equal('{"msg":"last words"}\n');
+    }
+  });
+});
+
+describe('Gatehouse.flushLog (main calls it after the "listening" line)', () => {
+  it('writes the held lines at once instead of at the next block or interval', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-log-'));
+    try {
+      const file = join(dir, 'start.log');
+      const gatehouse = await createGatehouse({
+        env: {
+          ...COOKIE_POSTURE,
+          NODE_ENV: 'test',
+          ProjectTemplate__Logging__Level: 'info',
+          ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+        },
+        logDestination: bufferedDestination(file),
+      });
+      gatehouse.logger.info({ url: 'http://127.0.0.1:1' }, 'Gatehouse listening on http://127.0.0.1:1');
+      expect(readFileSync(file, 'utf8')).not.to.contain('listening');
+      gatehouse.flushLog();
+      expect(readFileSync(file, 'utf8')).to.contain('"msg":"Gatehouse listening on http://127.0.0.1:1"');
+      await gatehouse.shutdown();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
