@@ -4,7 +4,6 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { Endpoint } from './endpoint.js';
 import { sessionMiddleware, type SessionMiddlewareOptions } from './session/session-middleware.js';
 import './state.js';
-import { beforeSession } from './middleware/before-session.js';
 import { frontDoor } from './middleware/front-door.js';
 import { installViews } from './views.js';
 
@@ -34,7 +33,7 @@ export interface AppParts {
 
 /**
  * The HTTP pipeline, outermost first: the front door (request log, security headers,
- * error page), what answers before any session (probes, static files outside endpoint
+ * error page, and what answers before any session: probes, static files outside endpoint
  * authorization), the session phase, then the routed endpoints, each behind its own
  * authorization check.
  */
@@ -58,10 +57,6 @@ export function createApp(parts: AppParts): Koa {
       logger: parts.logger,
       showStackTraces: parts.showStackTraces,
       headers: { strictTransportSecurity: parts.production, formActionOrigins: parts.formActionOrigins },
-    }),
-  );
-  app.use(
-    beforeSession({
       probes: parts.endpoints.filter((endpoint) => endpoint.beforeSession),
       publicDir: parts.publicDir,
       production: parts.production,

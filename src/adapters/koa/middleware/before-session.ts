@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Endpoint } from '../endpoint.js';
 import { onFirstUse } from '../on-first-use.js';
 
@@ -11,12 +11,15 @@ import { onFirstUse } from '../on-first-use.js';
  * go to koa-static: it asks the file system about every request it sees (a stat on the
  * thread pool), and routed paths (`/`, `/api/...`) never name a file. Every file under
  * public/ needs an extension. koa-static is imported at the first such request.
+ *
+ * It returns a choice, not a layer: the front door asks it and runs what it names, so a
+ * request that goes on to the session costs no async layer here (README, Performance).
  */
 export function beforeSession(options: {
   probes: readonly Endpoint[];
   publicDir: string;
   production: boolean;
-}): Middleware {
+}): (ctx: Context) => Middleware | undefined {
   const probes = new Map<string, Middleware>();
   for (const probe of options.probes) {
     // Nothing before the session can check a policy: only anonymous GET endpoints belong here.
@@ -36,11 +39,12 @@ export function beforeSession(options: {
       maxage: options.production ? 60 * 60 * 1000 : 0,
     });
   });
-  return async function answerBeforeSession(ctx, next) {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    const probe = probes.get(ctx.path);
-    if (probe) return probe(ctx, next);
-    if (ctx.path.lastIndexOf('.') > ctx.path.lastIndexOf('/')) return (await send())(ctx, next);
-    return next();
+  const sendStaticFile: Middleware = async (ctx, next) => (await send())(ctx, next);
+  return function answerBeforeSession(ctx) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
+    const path = ctx.path;
+    const probe = probes.get(path);
+    if (probe) return probe;
+    return path.lastIndexOf('.') > path.lastIndexOf('/') ? sendStaticFile : undefined;
   };
 }

@@ -1,22 +1,28 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Logger } from '../../../application/ports/logger.js';
 import { isGatehouseError } from '../../../domain/errors.js';
 import { statusForCode } from '../error-status.js';
 import { renderError } from '../render-error.js';
 
+export interface ErrorAnswers {
+  /** After the pipeline: unmatched routes (404) and router answers such as 405 arrive without a body and get one here. */
+  completeEmpty(ctx: Context): Promise<void>;
+  /** What the client gets for an error thrown anywhere below the front door. */
+  answer(ctx: Context, thrown: unknown): Promise<void>;
+}
+
 /**
- * Maps every error below it to a status and the terminal error page (or problem
- * details). Users see only messages marked safe; the stack is shown in development
- * only; 5xx errors are logged with their code, never with library `cause` objects.
- * Unmatched routes end here as 404, wrong methods as 405.
+ * Maps every error to a status and the terminal error page (or problem details). Users
+ * see only messages marked safe; the stack is shown in development only; 5xx errors are
+ * logged with their code, never with library `cause` objects. Unmatched routes end here
+ * as 404, wrong methods as 405.
  */
-export function errorHandler(logger: Logger, showStack: boolean): Middleware {
-  return async function handleErrors(ctx, next) {
-    try {
-      await next();
-      // Unmatched routes (404) and router answers such as 405 arrive without a body.
+export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
+  return {
+    async completeEmpty(ctx) {
       if (ctx.status >= 400 && ctx.body == null) await renderError(ctx, { status: ctx.status });
-    } catch (thrown) {
+    },
+    async answer(ctx, thrown) {
       const { status, code, detail } = classify(thrown);
       const stack = thrown instanceof Error ? thrown.stack : undefined;
       if (status >= 500) logger.error({ reqId: ctx.state.requestId, err: thrown, code }, 'request failed');
@@ -28,7 +34,7 @@ export function errorHandler(logger: Logger, showStack: boolean): Middleware {
         ctx.set('Retry-After', String(Math.max(1, Math.ceil(thrown.retryAfterMs / 1000))));
       }
       await renderError(ctx, { status, code, detail, stack: showStack ? stack : undefined });
-    }
+    },
   };
 }
 
