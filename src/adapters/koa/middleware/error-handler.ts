@@ -5,8 +5,12 @@ import { statusForCode } from '../error-status.js';
 import { renderError } from '../render-error.js';
 
 export interface ErrorAnswers {
-  /** After the pipeline: unmatched routes (404) and router answers such as 405 arrive without a body and get one here. */
-  completeEmpty(ctx: Context): Promise<void>;
+  /**
+   * After the pipeline: unmatched routes (404) and router answers such as 405 arrive
+   * without a body and get one here. Undefined (synchronously) when the answer is
+   * complete: the common case costs no promise.
+   */
+  completeEmpty(ctx: Context): Promise<void> | undefined;
   /** What the client gets for an error thrown anywhere below the front door. */
   answer(ctx: Context, thrown: unknown): Promise<void>;
 }
@@ -19,8 +23,8 @@ export interface ErrorAnswers {
  */
 export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
   return {
-    async completeEmpty(ctx) {
-      if (ctx.status >= 400 && ctx.body == null) await renderError(ctx, { status: ctx.status });
+    completeEmpty(ctx) {
+      return ctx.status >= 400 && ctx.body == null ? renderError(ctx, { status: ctx.status }) : undefined;
     },
     async answer(ctx, thrown) {
       const { status, code, detail } = classify(thrown);

@@ -33,7 +33,8 @@ export function frontDoor(options: {
     try {
       const early = answerBeforeSession(ctx);
       await (early ? early(ctx, next) : next());
-      await errors.completeEmpty(ctx);
+      const completing = errors.completeEmpty(ctx);
+      if (completing) await completing;
     } catch (thrown) {
       await errors.answer(ctx, thrown);
     } finally {
