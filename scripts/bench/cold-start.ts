@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { freePort } from '../free-port.js';
 import { projectRoot } from './dist-modules.js';
 import { spawnNode, stop } from './processes.js';
 
@@ -83,19 +83,6 @@ async function spawnToReady(args: readonly string[], env: Record<string, string>
   } finally {
     await stop(child);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export function bareKoaColdStartOnce(bundle: string): Promise<number> {

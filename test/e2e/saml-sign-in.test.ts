@@ -19,7 +19,7 @@ import {
   type DemoSamlIdentityProvider,
 } from '../../scripts/demo-saml-identity-provider.js';
 import { makeSigningCredential } from '../../scripts/saml/signing-credential.js';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import { exitOf, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 import { launchChromium } from './support/chromium.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';

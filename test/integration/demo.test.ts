@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { CookieJar, driveOidcLogin } from '../support/drive-oidc-login.js';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import { exitOf, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 
 function waitFor(demo: SpawnedProcess, text: string, timeoutMs = 15_000): Promise<void> {

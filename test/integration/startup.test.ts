@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import { exitOf, listeningUrl, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
 
 const SENTINEL = 'SENTINEL-client-secret-7f3a9c';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import { TestBrowser } from '../support/oidc-app.js';
 import {
   cleanEnvironment,

@@ -1,7 +1,7 @@
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
 import { CookieJar, driveOidcLogin } from './drive-oidc-login.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
 
 export const CLIENT_SECRET = 'SENTINEL-oidc-client-secret-5d1e';

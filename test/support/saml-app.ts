@@ -1,7 +1,7 @@
 import { readRedirectedAuthnRequest, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import { startGatehouse } from './start-gatehouse.js';
 import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
 

@@ -8,7 +8,7 @@ import { startGitHubShapedServer } from '../../scripts/vendor-servers/github-oau
 import { startMicrosoftShapedServer } from '../../scripts/vendor-servers/microsoft-identity-platform.js';
 import type { DemoLogin, VendorServer, VendorServerOptions } from '../../scripts/vendor-servers/vendor-server.js';
 import { CookieJar } from './drive-oidc-login.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../scripts/free-port.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
 import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
 

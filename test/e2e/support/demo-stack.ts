@@ -11,7 +11,7 @@ import {
   demoSettings,
 } from '../../../scripts/demo-settings.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
-import { freePort } from '../../support/free-port.js';
+import { freePort } from '../../../scripts/free-port.js';
 
 export interface DemoStack {
   /** `http://127.0.0.1:<port>`: Gatehouse's public origin, also the browser's. */

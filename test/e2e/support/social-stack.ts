@@ -1,7 +1,7 @@
 import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { startDemoSocialProviders, type DemoSocialProviders } from '../../../scripts/demo-social-providers.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
-import { freePort } from '../../support/free-port.js';
+import { freePort } from '../../../scripts/free-port.js';
 
 export interface SocialStack {
   /** `http://127.0.0.1:<port>`: Gatehouse's public origin, also the browser's. */

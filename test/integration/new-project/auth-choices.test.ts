@@ -10,7 +10,7 @@ import { loadConfiguration } from '../../../src/adapters/config/load-configurati
 import { secretKeyPaths } from '../../../src/adapters/config/schema.js';
 import { checkSettings } from '../../../src/domain/settings/check-settings.js';
 import { providerKeys } from '../../../src/domain/settings/settings.js';
-import { freePort } from '../../support/free-port.js';
+import { freePort } from '../../../scripts/free-port.js';
 import {
   cleanEnvironment,
   generate,

@@ -11,7 +11,8 @@ const HIGHEST = 32_000;
 
 /**
  * A port that is free now, for an app whose redirect URI must be configured before it
- * listens (absolute URLs come from settings, never from the Host header). Tried at
+ * listens (absolute URLs come from settings, never from the Host header), or a process
+ * asked on a known port from the moment it is spawned (the bench's cold start). Tried at
  * random in a range the kernel does not hand out by itself, until one can be bound.
  */
 export async function freePort(): Promise<number> {
