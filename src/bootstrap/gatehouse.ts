@@ -226,7 +226,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     settings,
     environment,
     logger,
-    flushLog: () => (destination as Partial<{ flush(): void }>).flush?.(),
+    flushLog: () => destination.flush?.(),
     endpoints,
     identityProviders,
     sessionStore: stores.sessions,

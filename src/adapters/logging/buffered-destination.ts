@@ -3,6 +3,8 @@ import { openSync, writeSync } from 'node:fs';
 /** Where finished log lines go: a file descriptor, a terminal prettifier, a test's array. */
 export interface LogDestination {
   write(line: string): void;
+  /** Writes what it holds now, when it holds lines back (this file's destination does). */
+  flush?(): void;
 }
 
 /** Characters of log lines gathered before one write. */
@@ -28,7 +30,7 @@ const EXIT_PATIENCE_MS = 200;
  * gone, as pino's does, keeps a process told to stop from exiting.) Only a process killed outright
  * (SIGKILL, out of memory) loses its last quarter second.
  */
-export function bufferedDestination(dest: number | string = 1): LogDestination & { flush(): void } {
+export function bufferedDestination(dest: number | string = 1): Required<LogDestination> {
   const fd = typeof dest === 'number' ? dest : openSync(dest, 'a');
   // Lines as text until they are written: one conversion to bytes per block, not per line.
   let heldText = '';

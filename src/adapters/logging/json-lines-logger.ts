@@ -1,14 +1,14 @@
 import type { Logger } from '../../application/ports/logger.js';
 import type { LoggingSettings } from '../../domain/settings/settings.js';
 import { secretKeyPaths } from '../config/schema.js';
-import { bufferedDestination, type LogDestination } from './buffered-destination.js';
+import type { LogDestination } from './buffered-destination.js';
 import { pathRedactor, redactPaths, secretScrubber } from './redaction.js';
 
 export interface LoggerOptions {
   level: LoggingSettings['Level'];
   /** Configured secret values: scrubbed from every line, whatever field they hide in. */
   secretValues: readonly string[];
-  destination?: LogDestination;
+  destination: LogDestination;
 }
 
 /** pino's level numbers, so that the tools that read pino's lines (pino-pretty among them) read these. */
@@ -34,7 +34,7 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger {
   const threshold = LEVEL_NUMBERS[options.level];
   const redact = pathRedactor(redactPaths(secretKeyPaths()));
   const scrub = secretScrubber(options.secretValues);
-  const destination = options.destination ?? bufferedDestination();
+  const { destination } = options;
   const writerAt = (level: number) =>
     level < threshold
       ? () => undefined

@@ -135,7 +135,7 @@ export function pathRedactor(paths: readonly string[][]): (fields: object) => ob
           ? redactBelow(current, child)
           : current;
       if (replacement === current) continue;
-      copy ??= Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...value };
+      copy ??= { ...value };
       copy[name] = replacement;
     }
     return copy ?? value;
