@@ -13,7 +13,9 @@
  * row runs once per round, the rounds one after the other: ratios are taken within a round
  * and reported as the median of the rounds with their range, because a shared machine
  * drifts between minutes more than the ratios do. Where `perf stat` can count instructions,
- * each run also records those per request.
+ * each run also records those per request. Where valgrind is installed, each row is then
+ * run once more under callgrind, which counts the instructions a request costs the server
+ * the same way whatever the machine's neighbours do (callgrind-instructions.ts).
  *
  * Environment, for investigating: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds
  * per row, default 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
@@ -22,7 +24,8 @@
  * start runs), BENCH_DIST (another build of the sources to load instead of dist/, for a
  * before/after comparison), BENCH_PROFILE=1 (each server writes .cpuprofile files under
  * bench-results/profiles/<row>/; summarize the main thread's, `CPU.*.0.001.cpuprofile`, with
- * `tsx scripts/bench/summarize-profile.ts <file>`).
+ * `tsx scripts/bench/summarize-profile.ts <file>`; the callgrind dumps are kept there too,
+ * for `callgrind_annotate`), BENCH_CALLGRIND=0 (no instruction counts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
@@ -30,6 +33,7 @@ import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchRow } from './bench/bench-row.js';
+import { callgrindAvailable, countInstructionsPerRequest } from './bench/callgrind-instructions.js';
 import { bareKoaColdStartOnce, bareNodeStartMs, bundleBareKoa, coldStartOnce, median } from './bench/cold-start.js';
 import { projectRoot } from './bench/dist-modules.js';
 import type { LoadSettings } from './bench/load.js';
@@ -47,6 +51,7 @@ const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,anonymous,challenge').split(',');
 const extras = process.env.BENCH_EXTRAS !== '0';
+const instructionCounts = process.env.BENCH_CALLGRIND !== '0' && callgrindAvailable;
 const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = profile ? join(resultsDir, 'profiles') : undefined;
 
@@ -75,6 +80,14 @@ async function main(): Promise<void> {
       row.runs.push(run);
       const { requestsPerSecond, serverCpuMicrosPerRequest } = run.result;
       process.stdout.write(` ${requestsPerSecond} req/s, ${serverCpuMicrosPerRequest ?? 'n/a'} µs CPU/request\n`);
+    }
+  }
+  if (instructionCounts) {
+    for (const row of rows) {
+      if (row.definition.skip) continue;
+      process.stdout.write(`callgrind: ${row.definition.name} ...`);
+      row.callgrind = await countInstructionsPerRequest(row.definition, settings.connections, profileDir);
+      process.stdout.write(` ${row.callgrind.instructionsPerRequest.toLocaleString('en-US')} instructions/request\n`);
     }
   }
   console.log('');

@@ -7,6 +7,8 @@ declare module 'autocannon' {
     pipelining?: number;
     /** Seconds. */
     duration?: number;
+    /** Requests to send in all, instead of a duration. */
+    amount?: number;
     method?: string;
     headers?: Record<string, string>;
     timeout?: number;

@@ -37,7 +37,7 @@ export async function measureLoad(
 ): Promise<LoadResult> {
   const options = { url, headers, connections: settings.connections, pipelining: settings.pipelining };
   const warmup = await autocannon({ ...options, duration: settings.warmupSeconds });
-  check(warmup, expectedStatus, 'warm-up');
+  checkStatuses(warmup, expectedStatus, 'warm-up');
   const cpuBefore = serverCpuSeconds();
   const instructions = countInstructions(serverPid);
   const started = performance.now();
@@ -45,7 +45,7 @@ export async function measureLoad(
   const elapsedSeconds = (performance.now() - started) / 1000;
   const cpuAfter = serverCpuSeconds();
   const instructionCount = await instructions.stop();
-  check(result, expectedStatus, 'measurement');
+  checkStatuses(result, expectedStatus, 'measurement');
   const cpu = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
   return {
     requestsPerSecond: Math.round(result.requests.average),
@@ -70,7 +70,7 @@ export async function measureLoad(
   };
 }
 
-function check(result: AutocannonResult, expectedStatus: number, phase: string): void {
+export function checkStatuses(result: AutocannonResult, expectedStatus: number, phase: string): void {
   const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => Number(status) !== expectedStatus);
   if (unexpected.length > 0 || result.errors > 0 || result.timeouts > 0) {
     const statuses = unexpected.map(([status, { count }]) => `${count} x ${status}`).join(', ');

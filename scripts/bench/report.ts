@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './cold-start.js';
 import type { RowRun } from './bench-row.js';
+import type { CallgrindCount } from './callgrind-instructions.js';
 import type { LoadSettings } from './load.js';
 import type { RowDefinition } from './rows.js';
 
@@ -9,6 +10,8 @@ export interface RowResults {
   definition: RowDefinition;
   /** One run per round; empty when skipped. */
   runs: RowRun[];
+  /** Instructions per request under callgrind, where valgrind is installed. */
+  callgrind?: CallgrindCount;
 }
 
 export interface ColdStart {
@@ -89,6 +92,9 @@ export function report(
       vsFloorRequests: row === floor ? undefined : ratioTo(row, floor, 'rps'),
       vsFloorCpu: row === floor ? undefined : ratioTo(row, floor, 'cpu'),
       requestLogLines: row.runs.map((run) => run.requestLogLines),
+      instructionsPerRequest: row.callgrind?.instructionsPerRequest,
+      vsFloorInstructions: instructionRatio(floor, row),
+      vsBareInstructions: instructionRatio(bare, row),
       runs: results,
     };
   });
@@ -105,6 +111,17 @@ export function report(
     console.log(
       `| ${s.name} | ${s.requestsPerSecond?.toLocaleString('en-US')} | ${s.p50Ms} ms | ${s.p99Ms} ms | ${s.key === 'bare' ? '1.00x' : show(s.vsBareKoa)} | ${s.key === 'koa-session' ? '1.00x' : show(s.vsFloorRequests)} | ${s.cpuMicrosPerRequest ?? 'n/a'} µs | ${s.key === 'koa-session' ? '1.00x' : show(s.vsFloorCpu)} |`,
     );
+  }
+  if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
+    console.log('\ninstructions per request under callgrind (one run each; repeatable within about 0.5%):');
+    console.log('| row | instructions per request | vs bare Koa | vs koa-session floor |');
+    console.log('|---|---:|---:|---:|');
+    for (const s of summaries) {
+      if (s.instructionsPerRequest === undefined) continue;
+      console.log(
+        `| ${s.name} | ${s.instructionsPerRequest.toLocaleString('en-US')} | ${times(s.key === 'bare' ? 1 : s.vsBareInstructions)} | ${times(s.key === 'koa-session' ? 1 : s.vsFloorInstructions)} |`,
+      );
+    }
   }
   const { coldStart, memory, saml } = extras;
   if (coldStart) {
@@ -180,6 +197,17 @@ export function report(
     `${JSON.stringify({ date: new Date().toISOString(), machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory, saml, targets }, null, 2)}\n`,
   );
   console.log(`\nwritten to ${file}`);
+}
+
+function times(ratio: number | undefined): string {
+  return ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}x`;
+}
+
+/** The reference's count over the row's: above 1 when the row costs fewer instructions than the reference. */
+function instructionRatio(reference: RowResults | undefined, row: RowResults): number | undefined {
+  const theirs = reference?.callgrind?.instructionsPerRequest;
+  const mine = row.callgrind?.instructionsPerRequest;
+  return theirs && mine ? Math.round((theirs / mine) * 100) / 100 : undefined;
 }
 
 function spread(values: number[]): Spread {

@@ -1,0 +1,104 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { projectRoot } from './dist-modules.js';
+import { checkStatuses } from './load.js';
+import { stop, waitForLine } from './processes.js';
+import type { RowDefinition } from './rows.js';
+
+/** Whether valgrind's callgrind and its control program are installed (Debian's valgrind package). */
+export const callgrindAvailable =
+  spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0 &&
+  spawnSync('callgrind_control', ['--version'], { stdio: 'ignore' }).status === 0;
+
+export interface CallgrindCount {
+  instructionsPerRequest: number;
+  requests: number;
+  /** The callgrind dump, kept for `callgrind_annotate` when asked for. */
+  file?: string;
+}
+
+/** Requests before counting: enough for every hot function to be optimized by V8 under valgrind. */
+const WARMUP_REQUESTS = 30_000;
+/**
+ * Fresh load-generator connections before counting, twice: the first requests on new
+ * sockets deoptimize the socket code once and V8 optimizes it again, which would otherwise
+ * land inside the count.
+ */
+const REWARM_REQUESTS = 5_000;
+const COUNTED_REQUESTS = 4_000;
+
+/**
+ * Instructions the row's server executes per request, counted by callgrind: unlike
+ * requests per second or CPU time, the count hardly moves with what else the machine is
+ * doing (the same build gives the same count within about half a percent, where
+ * requests per second move by tens of percent between minutes on this VM), so a ratio of
+ * counts shows what the code itself costs. The server runs with `--single-threaded`, so
+ * that V8's compiler and collector work on the main thread, in the order the requests
+ * cause it, and only the requests between warm-up and the dump are counted. It is not
+ * time: valgrind's virtual CPU takes other paths through some native code than the
+ * machine does, and cache misses count for nothing.
+ */
+export async function countInstructionsPerRequest(
+  definition: RowDefinition,
+  connections: number,
+  keepDir?: string,
+): Promise<CallgrindCount> {
+  const outFile = join(keepDir ?? tmpdir(), `callgrind-${definition.key}-${process.pid}-${Date.now()}.out`);
+  const logFile = join(tmpdir(), `gatehouse-bench-callgrind-${process.pid}-${Date.now()}.log`);
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${outFile}`,
+      process.execPath,
+      '--single-threaded',
+      '--import',
+      'tsx',
+      definition.script,
+    ],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, ...definition.env, BENCH_LOG_FILE: logFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const dump = `${outFile}.1`;
+  try {
+    const [, port, cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, 120_000);
+    const url = `http://127.0.0.1:${port}${definition.path}`;
+    const headers = { ...definition.headers, ...(definition.authenticated && cookie ? { cookie } : {}) };
+    const load = async (amount: number, phase: string) => {
+      // A fixed number of requests: the counted window is the same work for every row.
+      const result = await autocannon({ url, headers, connections, amount, timeout: 60 });
+      checkStatuses(result, definition.expectedStatus, phase);
+      if (result.requests.total !== amount) throw new Error(`${phase}: ${result.requests.total} of ${amount} answered`);
+    };
+    await load(WARMUP_REQUESTS, 'callgrind warm-up');
+    await load(REWARM_REQUESTS, 'callgrind warm-up');
+    await load(REWARM_REQUESTS, 'callgrind warm-up');
+    control(child.pid, ['--instr=on']);
+    await load(COUNTED_REQUESTS, 'callgrind count');
+    control(child.pid, ['--dump']);
+    const totals = /^totals: (\d+)/m.exec(readFileSync(dump, 'utf8'));
+    if (!totals) throw new Error(`no totals in ${dump}`);
+    return {
+      instructionsPerRequest: Math.round(Number(totals[1]) / COUNTED_REQUESTS),
+      requests: COUNTED_REQUESTS,
+      ...(keepDir ? { file: dump } : {}),
+    };
+  } finally {
+    await stop(child, 30_000);
+    rmSync(outFile, { force: true });
+    rmSync(logFile, { force: true });
+    if (!keepDir && existsSync(dump)) rmSync(dump, { force: true });
+  }
+}
+
+function control(pid: number | undefined, args: string[]): void {
+  const answer = spawnSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' });
+  if (answer.status !== 0) throw new Error(`callgrind_control ${args.join(' ')}: ${answer.stderr || answer.stdout}`);
+}
