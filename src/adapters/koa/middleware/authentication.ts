@@ -25,6 +25,10 @@ export function authentication(deps: {
     ctx.state.user = { name: signIn.userName };
     ctx.state.csrfToken = signIn.csrf;
     await next();
-    ctx.set('Cache-Control', 'no-store');
+    // Straight onto the response by its lower-case name, as the front door sets the
+    // security headers: through ctx.set() this every-request header costs 1.7 times as
+    // much (README, Performance). Nothing downstream writes the response itself, but a
+    // header once sent cannot be set.
+    if (!ctx.headerSent) ctx.res.setHeader('cache-control', 'no-store');
   };
 }
