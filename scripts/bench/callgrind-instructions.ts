@@ -33,13 +33,13 @@ const COUNTED_REQUESTS = 4_000;
 /**
  * Instructions the row's server executes per request, counted by callgrind: unlike
  * requests per second or CPU time, the count hardly moves with what else the machine is
- * doing (the same build gives the same count within about half a percent, where
- * requests per second move by tens of percent between minutes on this VM), so a ratio of
- * counts shows what the code itself costs. The server runs with `--single-threaded`, so
- * that V8's compiler and collector work on the main thread, in the order the requests
- * cause it, and only the requests between warm-up and the dump are counted. It is not
- * time: valgrind's virtual CPU takes other paths through some native code than the
- * machine does, and cache misses count for nothing.
+ * doing (the same build counts the same within about 1%, where requests per second move
+ * by tens of percent between minutes on this VM), so a ratio of counts shows what the
+ * code itself costs. The server runs with `--single-threaded`, so that V8's compiler and
+ * collector work on the main thread, in the order the requests cause it, and only the
+ * requests between warm-up and the dump are counted. It is not time: valgrind's virtual
+ * CPU takes other paths through some native code than the machine does, and cache misses
+ * count for nothing.
  */
 export async function countInstructionsPerRequest(
   definition: RowDefinition,

@@ -113,7 +113,7 @@ export function report(
     );
   }
   if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
-    console.log('\ninstructions per request under callgrind (one run each; repeatable within about 0.5%):');
+    console.log('\ninstructions per request under callgrind (one run each; the same build repeats within about 1%):');
     console.log('| row | instructions per request | vs bare Koa | vs koa-session floor |');
     console.log('|---|---:|---:|---:|');
     for (const s of summaries) {
