@@ -24,14 +24,19 @@ const SWEEP_STEPS_PER_WRITE = 4;
  * entries are swept on every write, so nothing keeps the process alive.
  */
 export class MemorySessionStore implements SessionStore {
-  // A Map iterates in insertion order; re-inserting an entry on every use keeps the
-  // least recently used one first, which makes LRU eviction O(1) without a linked list.
+  // A Map iterates in insertion order; re-inserting an entry when it moves to the newest
+  // end keeps the least recently used one first: LRU eviction without a linked list.
   private readonly entries = new Map<string, Entry>();
   private readonly maxEntries: number;
   private readonly clock: Clock;
   // A live Map iterator: it survives deletions and insertions, so the sweep resumes
   // where it stopped instead of rescanning from the start.
   private sweepCursor: Iterator<[string, Entry]> | undefined;
+  // Where eviction resumes, for the same reason: every entry before it has been evicted
+  // or moved to the newest end, so the next key it yields is the oldest. A fresh
+  // `keys().next()` would step over the slots of every entry deleted since the Map was
+  // last rehashed, on every eviction.
+  private evictCursor: Iterator<string> | undefined;
   // Moves to the newest end so far: an entry's position is this counter when it last moved.
   private moves = 0;
 
@@ -101,6 +106,7 @@ export class MemorySessionStore implements SessionStore {
   async close(): Promise<void> {
     this.entries.clear();
     this.sweepCursor = undefined;
+    this.evictCursor = undefined;
   }
 
   /** The entry if it exists and has not expired; an expired one is removed on the spot. */
@@ -114,12 +120,23 @@ export class MemorySessionStore implements SessionStore {
     return entry;
   }
 
-  /** Stores an entry as the most recently used, then keeps the store within its bounds. */
+  /**
+   * Stores a new key at the newest end, then keeps the store within its bounds; a key
+   * already here is changed in place and moves as a read does (markUsed). Not deleted and
+   * set again: V8 keeps a deleted key in its bucket's chain until the Map is next
+   * rehashed, so a key rewritten on every request (a client's challenge counter) made
+   * each lookup of it walk thousands of dead copies of itself (README, Performance).
+   */
   private insert(key: string, json: string, expiresAt: number): void {
-    // Delete first so an overwrite also moves the key to the most recently used end.
-    this.entries.delete(key);
-    this.entries.set(compactCopy(key), { json, expiresAt, position: ++this.moves });
-    this.evictOverflow();
+    const existing = this.entries.get(key);
+    if (existing === undefined) {
+      this.entries.set(compactCopy(key), { json, expiresAt, position: ++this.moves });
+      this.evictOverflow();
+    } else {
+      existing.json = json;
+      existing.expiresAt = expiresAt;
+      this.markUsed(key, existing);
+    }
     this.sweep();
   }
 
@@ -138,9 +155,11 @@ export class MemorySessionStore implements SessionStore {
 
   private evictOverflow(): void {
     while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) return;
-      this.entries.delete(oldest.value);
+      this.evictCursor ??= this.entries.keys();
+      const oldest = this.evictCursor.next();
+      // Never while entries remain after it; a spent iterator stays spent, so start anew.
+      if (oldest.done === true) this.evictCursor = undefined;
+      else this.entries.delete(oldest.value);
     }
   }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { RecentlyUsed } from '../../../src/application/sign-in/recently-used.js';
+import { RecencyModel, recencyOperations } from '../../support/recency-model.js';
 
 describe('RecentlyUsed (a bounded map)', () => {
   it('forgets the least recently used entry once full; a read counts as a use', () => {
@@ -14,7 +15,7 @@ describe('RecentlyUsed (a bounded map)', () => {
     expect(cache.get('c')).to.equal(3);
   });
 
-  it('overwriting a key keeps one entry and makes it the most recent', () => {
+  it('overwriting a key keeps one entry and counts as a use, as a read does', () => {
     const cache = new RecentlyUsed<string, number>(2);
     cache.set('a', 1);
     cache.set('b', 2);
@@ -39,6 +40,27 @@ describe('RecentlyUsed (a bounded map)', () => {
     cache.set('once', 0);
     for (let i = 0; i < 10; i++) cache.set(`other-${i}`, i);
     expect(cache.get('once')).to.equal(undefined);
+  });
+
+  it('forgets entries oldest first through thousands of evictions, with uses, rewrites and deletions in between', () => {
+    const cache = new RecentlyUsed<string, number>(16);
+    const model = new RecencyModel(16);
+    let step = 0;
+    for (const { kind, key } of recencyOperations(5_000, 24)) {
+      step++;
+      const at = `step ${step} (${kind} ${key})`;
+      if (kind === 'add') {
+        cache.set(key, step);
+        model.add(key);
+      } else if (kind === 'use') {
+        expect(cache.get(key) !== undefined, at).to.equal(model.has(key));
+        model.use(key);
+      } else {
+        cache.delete(key);
+        model.delete(key);
+      }
+      expect(cache.size, at).to.equal(model.size);
+    }
   });
 
   it('deletes on request and refuses a capacity that is not a positive whole number', () => {
