@@ -113,7 +113,9 @@ export function report(
     );
   }
   if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
-    console.log('\ninstructions per request under callgrind (one run each; the same build repeats within about 1%):');
+    console.log(
+      '\ninstructions per request under callgrind (the fewer of two counted windows; the same build repeats within about 1%, the Redis row within a few percent):',
+    );
     console.log('| row | instructions per request | vs bare Koa | vs koa-session floor |');
     console.log('|---|---:|---:|---:|');
     for (const s of summaries) {
