@@ -1,10 +1,11 @@
+import { expect } from 'chai';
+
 /**
  * The eviction rule of Gatehouse's bounded maps, written the slow and obvious way: an
  * array in recency order. A use (a read or a rewrite) moves an entry to the newest end
  * only once at least half the capacity's worth of moves happened since it last moved;
  * a new key goes to the newest end and the oldest go once the map is over capacity.
- * Tests run the same operations on a map and on this model: every read must find exactly
- * what the model holds, and the sizes must agree after every step.
+ * `checkAgainstRecencyModel` runs the same operations on a map and on this model.
  */
 export class RecencyModel {
   private order: Array<{ key: string; position: number }> = [];
@@ -39,11 +40,23 @@ export class RecencyModel {
   }
 }
 
-/** The same pseudo-random operations every run (a test that fails, fails again). */
-export function* recencyOperations(
-  count: number,
-  keySpace: number,
-): Generator<{ kind: 'add' | 'use' | 'delete'; key: string }> {
+/** A bounded map as the model check drives it. */
+export interface BoundedMapUnderTest {
+  /** Writes `key`: a new entry, or a rewrite of one it holds (`held`). */
+  write(key: string, step: number, held: boolean): Promise<void> | void;
+  /** Reads `key`, which counts as a use; true when found. */
+  read(key: string): Promise<boolean> | boolean;
+  delete(key: string): Promise<void> | void;
+  size(): number;
+}
+
+/**
+ * Thousands of seeded writes, reads and deletions (the same every run: a test that
+ * fails, fails again) on `map` and on the model: every read must find exactly what the
+ * model holds, and the sizes must agree after every step.
+ */
+export async function checkAgainstRecencyModel(map: BoundedMapUnderTest, capacity: number): Promise<void> {
+  const model = new RecencyModel(capacity);
   // mulberry32: small, and its low bits are as random as its high ones.
   let seed = 20261123;
   const next = () => {
@@ -52,9 +65,22 @@ export function* recencyOperations(
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return (t ^ (t >>> 14)) >>> 0;
   };
-  for (let i = 0; i < count; i++) {
+  // Half again as many keys as the map holds: most reads hit, many writes evict.
+  const keySpace = Math.ceil(capacity * 1.5);
+  for (let step = 1; step <= 5_000; step++) {
     const roll = next() % 10;
     const key = `k${next() % keySpace}`;
-    yield { kind: roll < 5 ? 'add' : roll < 9 ? 'use' : 'delete', key };
+    const at = `step ${step} (${roll < 5 ? 'write' : roll < 9 ? 'read' : 'delete'} ${key})`;
+    if (roll < 5) {
+      await map.write(key, step, model.has(key));
+      model.add(key);
+    } else if (roll < 9) {
+      expect(await map.read(key), at).to.equal(model.has(key));
+      model.use(key);
+    } else {
+      await map.delete(key);
+      model.delete(key);
+    }
+    expect(map.size(), at).to.equal(model.size);
   }
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { FixedClock } from '../../support/fixed-clock.js';
-import { RecencyModel, recencyOperations } from '../../support/recency-model.js';
+import { checkAgainstRecencyModel } from '../../support/recency-model.js';
 import { sessionStoreContract } from './session-store-contract.js';
 
 const MINUTE = 60_000;
@@ -57,27 +57,21 @@ describe('MemorySessionStore', function () {
 
   it('evicts oldest first through thousands of evictions, with reads, rewrites, counts and deletions in between', async function () {
     const store = new MemorySessionStore({ maxEntries: 16, clock });
-    const model = new RecencyModel(16);
-    let step = 0;
-    for (const { kind, key } of recencyOperations(5_000, 24)) {
-      step++;
-      const at = `step ${step} (${kind} ${key})`;
-      if (kind === 'add') {
-        // A rewrite of a held key: half by replace, half by a counter's increment (the
-        // per-client challenge count, rewritten on every challenge).
-        if (!model.has(key)) expect(await store.create(key, { step }, MINUTE), at).to.equal(true);
-        else if (step % 2 === 0) expect(await store.replace(key, { step }, MINUTE), at).to.equal(true);
-        else await store.increment(key, MINUTE);
-        model.add(key);
-      } else if (kind === 'use') {
-        expect((await store.get(key)) !== undefined, at).to.equal(model.has(key));
-        model.use(key);
-      } else {
-        await store.destroy(key);
-        model.delete(key);
-      }
-      expect(store.size, at).to.equal(model.size);
-    }
+    await checkAgainstRecencyModel(
+      {
+        async write(key, step, held) {
+          // A rewrite of a held key: half by replace, half by a counter's increment (the
+          // per-client challenge count, rewritten on every challenge).
+          if (!held) expect(await store.create(key, { step }, MINUTE)).to.equal(true);
+          else if (step % 2 === 0) expect(await store.replace(key, { step }, MINUTE)).to.equal(true);
+          else await store.increment(key, MINUTE);
+        },
+        read: async (key) => (await store.get(key)) !== undefined,
+        delete: (key) => store.destroy(key),
+        size: () => store.size,
+      },
+      16,
+    );
   });
 
   it('replacing a record counts as use and does not grow the store', async function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RecentlyUsed } from '../../../src/application/sign-in/recently-used.js';
-import { RecencyModel, recencyOperations } from '../../support/recency-model.js';
+import { checkAgainstRecencyModel } from '../../support/recency-model.js';
 
 describe('RecentlyUsed (a bounded map)', () => {
   it('forgets the least recently used entry once full; a read counts as a use', () => {
@@ -42,25 +42,17 @@ describe('RecentlyUsed (a bounded map)', () => {
     expect(cache.get('once')).to.equal(undefined);
   });
 
-  it('forgets entries oldest first through thousands of evictions, with uses, rewrites and deletions in between', () => {
+  it('forgets entries oldest first through thousands of evictions, with uses, rewrites and deletions in between', async () => {
     const cache = new RecentlyUsed<string, number>(16);
-    const model = new RecencyModel(16);
-    let step = 0;
-    for (const { kind, key } of recencyOperations(5_000, 24)) {
-      step++;
-      const at = `step ${step} (${kind} ${key})`;
-      if (kind === 'add') {
-        cache.set(key, step);
-        model.add(key);
-      } else if (kind === 'use') {
-        expect(cache.get(key) !== undefined, at).to.equal(model.has(key));
-        model.use(key);
-      } else {
-        cache.delete(key);
-        model.delete(key);
-      }
-      expect(cache.size, at).to.equal(model.size);
-    }
+    await checkAgainstRecencyModel(
+      {
+        write: (key, step) => cache.set(key, step),
+        read: (key) => cache.get(key) !== undefined,
+        delete: (key) => cache.delete(key),
+        size: () => cache.size,
+      },
+      16,
+    );
   });
 
   it('deletes on request and refuses a capacity that is not a positive whole number', () => {
