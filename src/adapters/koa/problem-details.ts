@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { PROBLEM_JSON_TYPE, sendJson } from './json-answer.js';
 
 /** JSON clients and `/api/` paths get RFC 9457 problem details instead of pages and redirects. */
 export function wantsJson(ctx: Context): boolean {
@@ -13,14 +14,11 @@ export function sendProblem(
   code: string | undefined,
 ): void {
   ctx.status = status;
-  ctx.type = 'application/problem+json';
-  ctx.body = JSON.stringify({
-    type: 'about:blank',
-    title,
-    status,
-    ...(detail ? { detail } : {}),
-    ...(code ? { code } : {}),
-  });
+  sendJson(
+    ctx,
+    { type: 'about:blank', title, status, ...(detail ? { detail } : {}), ...(code ? { code } : {}) },
+    PROBLEM_JSON_TYPE,
+  );
 }
 
 const TITLES: Record<number, string> = {

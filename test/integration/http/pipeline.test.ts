@@ -17,6 +17,7 @@ describe('HTTP pipeline', () => {
       expect(response.status).to.equal(200);
       expect(response.headers.get('set-cookie')).to.equal(null);
       expect(response.headers.get('cache-control')).to.equal('no-store');
+      expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
       const body = (await response.json()) as { status: string };
       expect(['live', 'ready', 'healthy']).to.include(body.status);
       expect(JSON.stringify(body)).not.to.match(/version|host|redis:|127\.0\.0\.1/i);
@@ -67,7 +68,7 @@ describe('HTTP pipeline', () => {
     ] as const) {
       const response = await get(path, headers);
       expect(response.status).to.equal(404);
-      expect(response.headers.get('content-type')).to.contain('application/problem+json');
+      expect(response.headers.get('content-type')).to.equal('application/problem+json; charset=utf-8');
       expect(await response.json()).to.deep.equal({ type: 'about:blank', title: 'Page not found', status: 404 });
     }
   });

@@ -62,7 +62,12 @@ describe('named policies through HTTP', () => {
 
     it('returns app information as JSON', async () => {
       const { cookie } = await signIn(running.gatehouse, plainClaims);
-      const body = (await (await get(running, '/api/app-info', cookie)).json()) as Record<string, unknown>;
+      const response = await get(running, '/api/app-info', cookie);
+      expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(response.headers.get('content-length')).to.equal(
+        String((await response.clone().arrayBuffer()).byteLength),
+      );
+      const body = (await response.json()) as Record<string, unknown>;
       expect(body).to.include({ name: packageName, environment: 'test' });
       expect(body.uptimeSeconds).to.be.a('number');
     });

@@ -3,6 +3,7 @@ import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import type { Environment } from '../../../domain/settings/settings.js';
 import type { Endpoint } from '../endpoint.js';
+import { sendJson } from '../json-answer.js';
 import { sendProblem } from '../problem-details.js';
 
 export interface AppInfo {
@@ -39,7 +40,7 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
       method: 'GET',
       path: '/api/app-info',
       handler: (ctx) => {
-        ctx.body = summary();
+        sendJson(ctx, summary());
       },
     },
     {
@@ -47,7 +48,7 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
       path: '/api/app-info/admin',
       metadata: authorize(PolicyNames.AdministratorRole),
       handler: (ctx) => {
-        ctx.body = administratorAppInfo(deps.info, deps.now());
+        sendJson(ctx, administratorAppInfo(deps.info, deps.now()));
       },
     },
     {
@@ -60,7 +61,7 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
         if (!principal) throw new Error('governance consulted without a signed-in user');
         const decision = await deps.governance.evaluate({ principal, action: 'app-info.manage.read' });
         if (!decision.allowed) return sendProblem(ctx, 403, 'Access denied', decision.reason, 'governance.denied');
-        ctx.body = { ...summary(), manageable: ['maintenance-mode', 'feature-flags'] };
+        sendJson(ctx, { ...summary(), manageable: ['maintenance-mode', 'feature-flags'] });
       },
     },
   ];

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { CheckReadiness } from '../../../application/use-cases/check-readiness.js';
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
 import type { Endpoint } from '../endpoint.js';
+import { sendJson } from '../json-answer.js';
 
 /**
  * Infrastructure probes (anonymous; restrict them at the ingress in production). They
@@ -22,17 +23,17 @@ export function healthRoutes(readiness: CheckReadiness): Endpoint[] {
   return [
     // Liveness checks nothing outside the process: a Redis outage must not restart every replica.
     probe('/health/live', (ctx) => {
-      ctx.body = { status: 'live' };
+      sendJson(ctx, { status: 'live' });
     }),
     probe('/health/ready', async (ctx) => {
       const report = await readiness.execute();
       ctx.status = report.ready ? 200 : 503;
-      ctx.body = { status: report.ready ? 'ready' : 'unavailable', checks: report.checks };
+      sendJson(ctx, { status: report.ready ? 'ready' : 'unavailable', checks: report.checks });
     }),
     probe('/health', async (ctx) => {
       const report = await readiness.execute();
       ctx.status = report.ready ? 200 : 503;
-      ctx.body = { status: report.ready ? 'healthy' : 'unhealthy', checks: { live: 'up', ...report.checks } };
+      sendJson(ctx, { status: report.ready ? 'healthy' : 'unhealthy', checks: { live: 'up', ...report.checks } });
     }),
   ];
 }
