@@ -45,7 +45,7 @@ const UNDER_VALGRIND = { ProjectTemplate__Session__Redis__CommandTimeoutMs: '100
 /**
  * Instructions the row's server executes per request, counted by callgrind: unlike
  * requests per second or CPU time, the count hardly moves with what else the machine is
- * doing (the same build counts the same within about 1%, where requests per second move
+ * doing (the same build usually counts the same within about 1%, where requests per second move
  * by tens of percent between minutes on this VM), so a ratio of counts shows what the
  * code itself costs. The server runs with `--single-threaded`, so that V8's compiler and
  * collector work on the main thread, in the order the requests cause it, and only the

@@ -114,7 +114,7 @@ export function report(
   }
   if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
     console.log(
-      '\ninstructions per request under callgrind (the fewer of two counted windows; the same build repeats within about 1%, the Redis row within a few percent):',
+      '\ninstructions per request under callgrind (the fewer of two counted windows; the same build usually repeats within about 1%, the Redis row within a few percent; now and then a run reads 5-10% high):',
     );
     console.log('| row | instructions per request | vs bare Koa | vs koa-session floor |');
     console.log('|---|---:|---:|---:|');
