@@ -22,8 +22,8 @@ function statusOf(url: string): Promise<number> {
  * names another entry point) to the first 200 from /health/ready: process start, module
  * loading, composition, listen, the first answer.
  */
-export function coldStartOnce(env: Record<string, string>): Promise<number> {
-  return spawnToReady([process.env.BENCH_MAIN ?? 'dist/bundle/main.js'], {
+export function coldStartOnce(env: Record<string, string>, nodeFlags: readonly string[] = []): Promise<number> {
+  return spawnToReady([...nodeFlags, process.env.BENCH_MAIN ?? 'dist/bundle/main.js'], {
     ...env,
     ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
   });
@@ -43,11 +43,12 @@ process.on('SIGTERM', () => process.exit(0));
 
 /**
  * The bare Koa server bundled as Gatehouse is for `npm start` (esbuild, one ES module, its
- * packages inside), so that the two cold starts compare applications, not ways of loading them.
+ * packages inside, a linked source map), so that the two cold starts compare applications,
+ * not ways of loading them.
  */
 export async function bundleBareKoa(outfile: string): Promise<string> {
   await build({
-    stdin: { contents: BARE_KOA, resolveDir: projectRoot, loader: 'js' },
+    stdin: { contents: BARE_KOA, resolveDir: projectRoot, loader: 'js', sourcefile: 'bare-koa-server.js' },
     outfile,
     bundle: true,
     format: 'esm',
@@ -56,6 +57,7 @@ export async function bundleBareKoa(outfile: string): Promise<string> {
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     minifyWhitespace: true,
     minifySyntax: true,
+    sourcemap: 'linked',
     logLevel: 'warning',
   });
   return outfile;
@@ -85,8 +87,8 @@ async function spawnToReady(args: readonly string[], env: Record<string, string>
   }
 }
 
-export function bareKoaColdStartOnce(bundle: string): Promise<number> {
-  return spawnToReady([bundle], {});
+export function bareKoaColdStartOnce(bundle: string, nodeFlags: readonly string[] = []): Promise<number> {
+  return spawnToReady([...nodeFlags, bundle], {});
 }
 
 /** `node -e ""` on the same core: the floor no application start can go below. */
