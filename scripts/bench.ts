@@ -34,7 +34,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest } from './bench/callgrind-instructions.js';
-import { bareKoaColdStartOnce, bareNodeStartMs, bundleBareKoa, coldStartOnce, median } from './bench/cold-start.js';
+import {
+  bareKoaColdStartOnce,
+  bareNodeStartMs,
+  bundleBareKoa,
+  coldStartOnce,
+  median,
+  writeUnbundledBareKoa,
+} from './bench/cold-start.js';
 import { projectRoot } from './bench/dist-modules.js';
 import type { LoadSettings } from './bench/load.js';
 import { pinSelfToLoadCore, spawnNode, stop, waitForLine } from './bench/processes.js';
@@ -96,11 +103,14 @@ async function main(): Promise<void> {
 
   process.stdout.write('cold start ');
   const bareKoa = await bundleBareKoa(join(resultsDir, 'bare-koa', 'main.js'));
+  const bareKoaUnbundled = writeUnbundledBareKoa(join(resultsDir, 'bare-koa-unbundled'));
   const coldStarts: number[] = [];
   const bareKoaStarts: number[] = [];
+  const bareKoaUnbundledStarts: number[] = [];
   for (let run = 0; run < 5; run++) {
     coldStarts.push(await coldStartOnce({ ...productionEnv, ProjectTemplate__Session__Store: 'Memory' }));
     bareKoaStarts.push(await bareKoaColdStartOnce(bareKoa));
+    bareKoaUnbundledStarts.push(await bareKoaColdStartOnce(bareKoaUnbundled));
     process.stdout.write('.');
   }
   const nodeStarts: number[] = [];
@@ -109,6 +119,7 @@ async function main(): Promise<void> {
     runsMs: coldStarts.map(round1),
     medianMs: round1(median(coldStarts)),
     bareKoaMedianMs: round1(median(bareKoaStarts)),
+    bareKoaUnbundledMedianMs: round1(median(bareKoaUnbundledStarts)),
     bareNodeMedianMs: round1(median(nodeStarts)),
   };
   process.stdout.write(' memory ');

@@ -1,5 +1,7 @@
 import { build } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../free-port.js';
 import { projectRoot } from './dist-modules.js';
@@ -61,6 +63,17 @@ export async function bundleBareKoa(outfile: string): Promise<string> {
     logLevel: 'warning',
   });
   return outfile;
+}
+
+/**
+ * The bare Koa server as a Koa app is usually started: its source in a file of its own in
+ * `dir` (inside the project, so that its imports resolve from node_modules), not bundled.
+ */
+export function writeUnbundledBareKoa(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'server.mjs');
+  writeFileSync(file, BARE_KOA);
+  return file;
 }
 
 /**

@@ -19,6 +19,8 @@ export interface ColdStart {
   medianMs: number;
   /** A bare Koa + @koa/router server bundled and started the same way: what any Koa app pays here. */
   bareKoaMedianMs: number;
+  /** The same bare Koa server started from node_modules, as a Koa app usually is: context, not the target. */
+  bareKoaUnbundledMedianMs: number;
   bareNodeMedianMs: number;
 }
 
@@ -132,6 +134,9 @@ export function report(
     );
     console.log(
       `  same machine, same core, bundled and started the same way: bare Koa + @koa/router ${coldStart.bareKoaMedianMs} ms; node -e "" ${coldStart.bareNodeMedianMs} ms`,
+    );
+    console.log(
+      `  the same bare Koa server started from node_modules, as a Koa app usually is: ${coldStart.bareKoaUnbundledMedianMs} ms`,
     );
   }
   if (memory) {
