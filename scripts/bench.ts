@@ -58,6 +58,7 @@ const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,anonymous,challenge').split(',');
 const extras = process.env.BENCH_EXTRAS !== '0';
+const COLD_STARTS = 11;
 const instructionCounts = process.env.BENCH_CALLGRIND !== '0' && callgrindAvailable;
 const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = profile ? join(resultsDir, 'profiles') : undefined;
@@ -107,7 +108,8 @@ async function main(): Promise<void> {
   const coldStarts: number[] = [];
   const bareKoaStarts: number[] = [];
   const bareKoaUnbundledStarts: number[] = [];
-  for (let run = 0; run < 5; run++) {
+  // Starts are short and this machine's neighbours come and go: 11 of each, alternating.
+  for (let run = 0; run < COLD_STARTS; run++) {
     coldStarts.push(await coldStartOnce({ ...productionEnv, ProjectTemplate__Session__Store: 'Memory' }));
     bareKoaStarts.push(await bareKoaColdStartOnce(bareKoa));
     bareKoaUnbundledStarts.push(await bareKoaColdStartOnce(bareKoaUnbundled));
