@@ -81,7 +81,8 @@ function packageOf(frame: CallFrame): string {
     }
   }
   const entry = sourceMaps.get(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
-  const source = entry && 'originalSource' in entry ? entry.originalSource : '';
+  // An unmapped position finds no entry, or one whose originalSource is undefined.
+  const source = (entry as { originalSource?: string } | undefined)?.originalSource ?? '';
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
   if (inModules) return inModules[1]!;
   if (source !== '') return 'the application’s own modules';
