@@ -1,19 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
-
-/** The parts of a V8 .cpuprofile (`node --cpu-prof`) read here. */
-interface CallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-  columnNumber: number;
-}
-interface CpuProfile {
-  nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { parentsOf, readCpuProfile, type CallFrame } from './cpu-profile.js';
 
 /**
  * Microseconds of CPU per phase of a start. A phase named `group: detail` is one part of
@@ -35,10 +23,9 @@ export const groupOf = (phase: string): string => phase.split(': ')[0]!;
  * (its own row), the settings validator's to the composition step that first runs it.
  */
 export function startPhases(profileFile: string, isBundleFile: (url: string) => boolean): StartPhases {
-  const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile;
+  const profile = readCpuProfile(profileFile);
   const frameOf = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const parentOf = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const parentOf = parentsOf(profile);
   const phases: StartPhases = new Map();
   profile.samples.forEach((leafId, index) => {
     const stack: CallFrame[] = [];

@@ -4,23 +4,12 @@
  *
  *   tsx scripts/bench/summarize-profile.ts <file.cpuprofile> [top]
  */
-import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { parentsOf, readCpuProfile, type ProfileNode } from './cpu-profile.js';
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: summarize-profile.ts <file.cpuprofile> [top]');
 const top = Number(topArg ?? 30);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const profile = readCpuProfile(file);
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMicros = new Map<number, number>();
@@ -58,8 +47,7 @@ const print = (title: string, rows: [string, number][]) => {
 };
 
 // Total time per function: every sample counts once for each distinct function on its stack.
-const parentOf = new Map<number, number>();
-for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+const parentOf = parentsOf(profile);
 const inclusive = () => {
   const totals = new Map<string, number>();
   for (const [id, micros] of selfMicros) {
