@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   const bareKoaUnbundledStarts: number[] = [];
   // Starts are short and this machine's neighbours come and go: 11 of each, alternating.
   for (let run = 0; run < COLD_STARTS; run++) {
-    coldStarts.push(await coldStartOnce({ ...productionEnv, ProjectTemplate__Session__Store: 'Memory' }));
+    coldStarts.push(await coldStartOnce());
     bareKoaStarts.push(await bareKoaColdStartOnce(bareKoa));
     bareKoaUnbundledStarts.push(await bareKoaColdStartOnce(bareKoaUnbundled));
     process.stdout.write('.');

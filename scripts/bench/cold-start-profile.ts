@@ -15,7 +15,6 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bareKoaColdStartOnce, bundleBareKoa, coldStartOnce } from './cold-start.js';
 import { projectRoot } from './dist-modules.js';
-import { productionEnv } from './rows.js';
 import { groupOf, startPhases, type StartPhases } from './start-phases.js';
 
 const starts = Number(process.argv[2] ?? 10);
@@ -28,7 +27,7 @@ const bareKoa = await bundleBareKoa(join(resultsDir, 'bare-koa', 'main.js'));
 for (const which of ['gatehouse-profiles', 'bare-koa-profiles']) mkdirSync(profileDir(which), { recursive: true });
 process.stdout.write(`${starts} profiled starts of each `);
 for (let run = 0; run < starts; run++) {
-  await coldStartOnce({ ...productionEnv, ProjectTemplate__Session__Store: 'Memory' }, flags('gatehouse-profiles'));
+  await coldStartOnce(flags('gatehouse-profiles'));
   await bareKoaColdStartOnce(bareKoa, flags('bare-koa-profiles'));
   process.stdout.write('.');
 }

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { freePort } from '../free-port.js';
 import { projectRoot } from './dist-modules.js';
 import { spawnNode, stop } from './processes.js';
+import { productionEnv } from './rows.js';
 
 /** One GET without keep-alive; resolves with the status, or 0 when the connection fails. */
 function statusOf(url: string): Promise<number> {
@@ -22,11 +23,13 @@ function statusOf(url: string): Promise<number> {
 /**
  * Milliseconds from spawning `node dist/bundle/main.js` (what npm start runs; BENCH_MAIN
  * names another entry point) to the first 200 from /health/ready: process start, module
- * loading, composition, listen, the first answer.
+ * loading, composition, listen, the first answer. In the production posture with the
+ * memory store, so that no connection to another server is part of the start.
  */
-export function coldStartOnce(env: Record<string, string>, nodeFlags: readonly string[] = []): Promise<number> {
+export function coldStartOnce(nodeFlags: readonly string[] = []): Promise<number> {
   return spawnToReady([...nodeFlags, process.env.BENCH_MAIN ?? 'dist/bundle/main.js'], {
-    ...env,
+    ...productionEnv,
+    ProjectTemplate__Session__Store: 'Memory',
     ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
   });
 }
