@@ -34,6 +34,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest } from './bench/callgrind-instructions.js';
+import { WINDOWS_AGREE_WITHIN } from './bench/counted-windows.js';
 import {
   bareKoaColdStartOnce,
   bareNodeStartMs,
@@ -95,7 +96,11 @@ async function main(): Promise<void> {
       if (row.definition.skip) continue;
       process.stdout.write(`callgrind: ${row.definition.name} ...`);
       row.callgrind = await countInstructionsPerRequest(row.definition, settings.connections, profileDir);
-      process.stdout.write(` ${row.callgrind.instructionsPerRequest.toLocaleString('en-US')} instructions/request\n`);
+      const { instructionsPerRequest, windows, agreed } = row.callgrind;
+      const counts = windows.map((count) => count.toLocaleString('en-US')).join(', ');
+      process.stdout.write(
+        ` ${instructionsPerRequest.toLocaleString('en-US')} instructions/request (windows: ${counts}${agreed ? '' : `; no two agreed within ${WINDOWS_AGREE_WITHIN * 100}%`})\n`,
+      );
     }
   }
   console.log('');

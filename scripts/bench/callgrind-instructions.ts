@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { projectRoot } from './dist-modules.js';
+import { judgeWindows } from './counted-windows.js';
 import { checkStatuses } from './load.js';
 import { stop, waitForLine } from './processes.js';
 import type { RowDefinition } from './rows.js';
@@ -14,8 +15,14 @@ export const callgrindAvailable =
   spawnSync('callgrind_control', ['--version'], { stdio: 'ignore' }).status === 0;
 
 export interface CallgrindCount {
+  /** The fewest of the windows counted. */
   instructionsPerRequest: number;
+  /** Requests in each window. */
   requests: number;
+  /** Each window's count, in the order counted. */
+  windows: number[];
+  /** Whether the two fewest windows agreed (counted-windows.ts); false: read with care. */
+  agreed: boolean;
   /** The callgrind dump, kept for `callgrind_annotate` when asked for. */
   file?: string;
 }
@@ -30,12 +37,6 @@ const WARMUP_REQUESTS = 30_000;
 const REWARM_REQUESTS = 5_000;
 const COUNTED_REQUESTS = 4_000;
 /**
- * Counted twice, one window after the other, and the fewer reported: V8 may still be
- * optimizing a row's code during the first window (a count once read 266,000 for a row
- * that counts 195,000-201,000 otherwise), and that work is start-up, not the request's.
- */
-const COUNTED_WINDOWS = 2;
-/**
  * valgrind runs the server tens of times slower, and a Redis reply can then take longer
  * than the default 1 s command time-out: the row would count 503s. The longest time-out the
  * settings allow; a command costs the same timer whatever its length.
@@ -49,7 +50,8 @@ const UNDER_VALGRIND = { ProjectTemplate__Session__Redis__CommandTimeoutMs: '100
  * by tens of percent between minutes on this VM), so a ratio of counts shows what the
  * code itself costs. The server runs with `--single-threaded`, so that V8's compiler and
  * collector work on the main thread, in the order the requests cause it, and only the
- * requests in the counted windows after warm-up count. It is not time: valgrind's virtual
+ * requests in the counted windows after warm-up count (as many windows as it takes for
+ * the two fewest to agree: counted-windows.ts). It is not time: valgrind's virtual
  * CPU takes other paths through some native code than the machine does, and cache misses
  * count for nothing.
  */
@@ -79,7 +81,7 @@ export async function countInstructionsPerRequest(
     },
   );
   // callgrind numbers its dumps: one per counted window.
-  const dumps = Array.from({ length: COUNTED_WINDOWS }, (_, index) => `${outFile}.${index + 1}`);
+  const dumps: string[] = [];
   try {
     const [, port, cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, 120_000);
     const url = `http://127.0.0.1:${port}${definition.path}`;
@@ -94,20 +96,25 @@ export async function countInstructionsPerRequest(
     await load(REWARM_REQUESTS, 'callgrind warm-up');
     await load(REWARM_REQUESTS, 'callgrind warm-up');
     control(child.pid, ['--instr=on']);
-    // One window after the other, each a dump of its own; the fewer instructions is kept.
-    let fewest = { perRequest: Number.POSITIVE_INFINITY, file: '' };
-    for (const dump of dumps) {
+    // One window after the other, each a dump of its own, until the two fewest agree.
+    const windows: number[] = [];
+    let verdict = judgeWindows(windows);
+    do {
       await load(COUNTED_REQUESTS, 'callgrind count');
       control(child.pid, ['--dump']);
+      const dump = `${outFile}.${dumps.length + 1}`;
+      dumps.push(dump);
       const totals = /^totals: (\d+)/m.exec(readFileSync(dump, 'utf8'));
       if (!totals) throw new Error(`no totals in ${dump}`);
-      const perRequest = Number(totals[1]) / COUNTED_REQUESTS;
-      if (perRequest < fewest.perRequest) fewest = { perRequest, file: dump };
-    }
+      windows.push(Math.round(Number(totals[1]) / COUNTED_REQUESTS));
+      verdict = judgeWindows(windows);
+    } while (verdict.countAnother);
     return {
-      instructionsPerRequest: Math.round(fewest.perRequest),
+      instructionsPerRequest: verdict.fewest,
       requests: COUNTED_REQUESTS,
-      ...(keepDir ? { file: fewest.file } : {}),
+      windows,
+      agreed: verdict.agreed,
+      ...(keepDir ? { file: dumps[windows.indexOf(verdict.fewest)] } : {}),
     };
   } finally {
     await stop(child, 30_000);

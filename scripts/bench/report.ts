@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { median } from './cold-start.js';
 import type { RowRun } from './bench-row.js';
 import type { CallgrindCount } from './callgrind-instructions.js';
+import { MAX_WINDOWS, WINDOWS_AGREE_WITHIN } from './counted-windows.js';
 import type { LoadSettings } from './load.js';
 import type { RowDefinition } from './rows.js';
 
@@ -95,6 +96,7 @@ export function report(
       vsFloorCpu: row === floor ? undefined : ratioTo(row, floor, 'cpu'),
       requestLogLines: row.runs.map((run) => run.requestLogLines),
       instructionsPerRequest: row.callgrind?.instructionsPerRequest,
+      instructionWindows: row.callgrind?.windows,
       vsFloorInstructions: instructionRatio(floor, row),
       vsBareInstructions: instructionRatio(bare, row),
       runs: results,
@@ -116,7 +118,7 @@ export function report(
   }
   if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
     console.log(
-      '\ninstructions per request under callgrind (the fewer of two counted windows; the same build usually repeats within about 1%, the Redis row within a few percent; now and then a run reads 5-10% high):',
+      `\ninstructions per request under callgrind (the fewest of the counted windows, counted until the two fewest agree within ${WINDOWS_AGREE_WITHIN * 100}%, at most ${MAX_WINDOWS}; the same build usually repeats within about 1%, the Redis row within a few percent):`,
     );
     console.log('| row | instructions per request | vs bare Koa | vs koa-session floor |');
     console.log('|---|---:|---:|---:|');
