@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { DemoUser } from './demo-identity-provider.js';
+import type { DemoUser } from './demo-users.js';
 
 type Users = Readonly<Record<string, DemoUser>>;
 

@@ -20,26 +20,7 @@ import {
   renderError,
 } from './demo-identity-provider-pages.js';
 import { demoProviderStorage } from './demo-identity-provider-storage.js';
-
-export interface DemoUser {
-  /** The login typed into the dev login form; also the `sub`. */
-  login: 'admin' | 'user';
-  name: string;
-  email: string;
-  roles: string[];
-  permissions: string[];
-}
-
-export const DEMO_USERS: Readonly<Record<DemoUser['login'], DemoUser>> = {
-  admin: {
-    login: 'admin',
-    name: 'Ada Admin',
-    email: 'ada@example.test',
-    roles: ['Administrator'],
-    permissions: ['application.manage'],
-  },
-  user: { login: 'user', name: 'Uma User', email: 'uma@example.test', roles: [], permissions: [] },
-};
+import { DEMO_USERS } from './demo-users.js';
 
 export interface DemoClient {
   clientId: string;

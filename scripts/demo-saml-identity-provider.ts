@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { DEMO_USERS } from './demo-identity-provider.js';
+import { DEMO_USERS } from './demo-users.js';
 import {
   identityProviderMetadataXml,
   readRedirectedAuthnRequest,

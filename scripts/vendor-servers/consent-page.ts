@@ -3,13 +3,7 @@
  * allow or cancel. Plain HTML with no script, so a browser, Chromium under test and a
  * test's own form parsing all drive it the same way.
  */
-import type { DemoLogin } from './vendor-server.js';
-
-/** How the consent page names the demo accounts (the same people as the demo OpenID provider's). */
-export const DEMO_ACCOUNT_LABELS: Readonly<Record<DemoLogin, string>> = {
-  admin: 'Ada Admin',
-  user: 'Uma User',
-};
+import { DEMO_USERS, type DemoLogin } from '../demo-users.js';
 
 export interface ConsentPageInput {
   title: string;
@@ -20,10 +14,10 @@ export interface ConsentPageInput {
 }
 
 export function consentPage(input: ConsentPageInput): string {
-  const accounts = (Object.keys(DEMO_ACCOUNT_LABELS) as DemoLogin[])
+  const accounts = (Object.keys(DEMO_USERS) as DemoLogin[])
     .map(
       (login, index) =>
-        `<p><label><input type="radio" name="login" value="${login}"${index === 0 ? ' checked' : ''}> ${escapeHtml(DEMO_ACCOUNT_LABELS[login])} (${login})</label></p>`,
+        `<p><label><input type="radio" name="login" value="${login}"${index === 0 ? ' checked' : ''}> ${escapeHtml(DEMO_USERS[login].name)} (${login})</label></p>`,
     )
     .join('\n      ');
   return page(

@@ -8,9 +8,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DemoLogin } from '../demo-users.js';
 import { consentPage, errorPage } from './consent-page.js';
 
-export type DemoLogin = 'admin' | 'user';
 export type VendorEndpoint = 'authorization' | 'token' | 'userInformation' | 'userEmails';
 /** The vendor's JSON for each API endpoint, per demo account. */
 export type VendorAccounts = Record<DemoLogin, Partial<Record<VendorEndpoint, unknown>>>;

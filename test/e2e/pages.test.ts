@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_USERS } from '../../scripts/demo-identity-provider.js';
+import { DEMO_USERS } from '../../scripts/demo-users.js';
 import { adminClaims, signIn } from '../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../support/start-gatehouse.js';
 import { launchChromium } from './support/chromium.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_USERS } from '../../scripts/demo-identity-provider.js';
+import { DEMO_USERS } from '../../scripts/demo-users.js';
 import {
   startDemoSamlIdentityProvider,
   type DemoSamlIdentityProvider,

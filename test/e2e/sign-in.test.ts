@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
-import { DEMO_USERS } from '../../scripts/demo-identity-provider.js';
+import { DEMO_USERS } from '../../scripts/demo-users.js';
 import { packageName } from '../support/package-name.js';
 import { launchChromium } from './support/chromium.js';
 import { confirmSignOutAtDemoProvider, signInAtDemoProvider } from './support/demo-provider-pages.js';

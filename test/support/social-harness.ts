@@ -6,7 +6,8 @@
 import { startAmazonShapedServer } from '../../scripts/vendor-servers/login-with-amazon.js';
 import { startGitHubShapedServer } from '../../scripts/vendor-servers/github-oauth-apps.js';
 import { startMicrosoftShapedServer } from '../../scripts/vendor-servers/microsoft-identity-platform.js';
-import type { DemoLogin, VendorServer, VendorServerOptions } from '../../scripts/vendor-servers/vendor-server.js';
+import type { DemoLogin } from '../../scripts/demo-users.js';
+import type { VendorServer, VendorServerOptions } from '../../scripts/vendor-servers/vendor-server.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';

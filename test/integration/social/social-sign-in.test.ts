@@ -5,7 +5,7 @@
  * the log.
  */
 import { expect } from 'chai';
-import type { DemoLogin } from '../../../scripts/vendor-servers/vendor-server.js';
+import type { DemoLogin } from '../../../scripts/demo-users.js';
 import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
 import { CookieJar } from '../../support/drive-oidc-login.js';
 import { SOCIAL_VENDORS, socialHarness, type SocialHarnessRun } from '../../support/social-harness.js';

@@ -5,7 +5,7 @@
  * vendor token kept server-side only when SaveTokens asks for it.
  */
 import { expect } from 'chai';
-import type { DemoLogin } from '../../../scripts/vendor-servers/vendor-server.js';
+import type { DemoLogin } from '../../../scripts/demo-users.js';
 import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
 import { CookieJar } from '../../support/drive-oidc-login.js';
 import {
