@@ -13,6 +13,7 @@
 
 /** Two windows agree when the larger is within this fraction of the smaller. */
 export const WINDOWS_AGREE_WITHIN = 0.01;
+/** One window cannot agree with anything: at least two are counted. */
 export const MIN_WINDOWS = 2;
 /** A row whose windows never agree is reported from its fewest after this many, and says so. */
 export const MAX_WINDOWS = 5;
