@@ -18,6 +18,8 @@ import { projectRoot } from './dist-modules.js';
 import { groupOf, startPhases, type StartPhases } from './start-phases.js';
 
 const starts = Number(process.argv[2] ?? 10);
+if (!Number.isInteger(starts) || starts < 1)
+  throw new Error(`usage: cold-start-profile.ts [starts of each, a whole number from 1; not "${process.argv[2]}"]`);
 const resultsDir = join(projectRoot, 'bench-results', 'cold-start-profile');
 rmSync(resultsDir, { recursive: true, force: true });
 const profileDir = (which: string) => join(resultsDir, which);
