@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { LoadedOnce } from '../adapters/loaded-once.js';
 import { GatehouseError } from '../domain/errors.js';
 
-let installed: Promise<void> | undefined;
+let installed: LoadedOnce<void> | undefined;
 
 /**
  * Gives samlify its schema validator: process-global state (`setSchemaValidator`), so it
@@ -13,11 +14,8 @@ let installed: Promise<void> | undefined;
  * sign-in.
  */
 export function installSamlSchemaValidation(rootDir: string): Promise<void> {
-  installed ??= install(rootDir).catch((error: unknown) => {
-    installed = undefined;
-    throw error;
-  });
-  return installed;
+  installed ??= new LoadedOnce(() => install(rootDir));
+  return installed.get();
 }
 
 async function install(rootDir: string): Promise<void> {

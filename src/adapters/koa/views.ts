@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { ExtendableContext } from 'koa';
 import type {} from 'koa-views'; // its declaration adds `render` to Koa's context
-import { onFirstUse } from './on-first-use.js';
+import { LoadedOnce } from '../loaded-once.js';
 
 type Render = ExtendableContext['render'];
 
@@ -15,9 +15,9 @@ type Render = ExtendableContext['render'];
  * redirects never need them, and start-up does not wait for them (npm run bench, cold start).
  */
 export function installViews(app: Koa, viewsDir: string, cache: boolean): void {
-  const renderer = onFirstUse(() => loadRenderer(viewsDir, cache));
+  const renderer = new LoadedOnce(() => loadRenderer(viewsDir, cache));
   app.context.render = async function render(this: ExtendableContext, viewPath: string, locals?: unknown) {
-    return (await renderer()).call(this, viewPath, locals);
+    return (await renderer.get()).call(this, viewPath, locals);
   };
 }
 

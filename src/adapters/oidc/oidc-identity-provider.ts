@@ -16,7 +16,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import type { OpenIdConnectSettings } from '../../domain/settings/settings.js';
 import { authorizationResponse, correlateState, reportedOAuthError } from '../oauth2/authorization-response.js';
-import { LoadedOnce } from '../oauth2/loaded-once.js';
+import { LoadedOnce } from '../loaded-once.js';
 import { toSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import { summarizeLibraryError, translateOAuthError, type OAuthStage } from '../oauth2/translate-oauth-error.js';

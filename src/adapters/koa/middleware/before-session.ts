@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Endpoint } from '../endpoint.js';
-import { onFirstUse } from '../on-first-use.js';
+import { LoadedOnce } from '../../loaded-once.js';
 
 /**
  * What answers before any session is read: the probes (exact paths, GET and HEAD) and the
@@ -30,7 +30,7 @@ export function beforeSession(options: {
     }
     probes.set(probe.path, probe.handler);
   }
-  const send = onFirstUse(async () => {
+  const send = new LoadedOnce(async () => {
     const { default: serve } = await import('koa-static');
     return serve(options.publicDir, {
       index: false,
@@ -39,7 +39,7 @@ export function beforeSession(options: {
       maxage: options.production ? 60 * 60 * 1000 : 0,
     });
   });
-  const sendStaticFile: Middleware = async (ctx, next) => (await send())(ctx, next);
+  const sendStaticFile: Middleware = async (ctx, next) => (await send.get())(ctx, next);
   return function answerBeforeSession(ctx) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
     const path = ctx.path;

@@ -1,10 +1,11 @@
 /**
- * A value loaded from the network once (a provider's discovered configuration) and kept
- * after the first success. Concurrent callers share one attempt; a failed attempt is
- * forgotten, so the next call tries again (a provider that was down at startup must not
- * stay "down" until a restart).
+ * A value made once, at its first use, and kept after the first success: a provider's
+ * discovered configuration, a lazily imported module, the compiled SAML schema.
+ * Concurrent callers share one attempt; a failed attempt is forgotten, so the next call
+ * tries again (a provider that was down at startup must not stay "down" until a restart).
  */
 export class LoadedOnce<T> {
+  #loaded = false;
   #value: T | undefined;
   #pending: Promise<T> | undefined;
 
@@ -12,14 +13,15 @@ export class LoadedOnce<T> {
 
   /** True once a load has succeeded. */
   get loaded(): boolean {
-    return this.#value !== undefined;
+    return this.#loaded;
   }
 
   get(): Promise<T> {
-    if (this.#value !== undefined) return Promise.resolve(this.#value);
+    if (this.#loaded) return Promise.resolve(this.#value as T);
     this.#pending ??= this.load().then(
       (value) => {
         this.#value = value;
+        this.#loaded = true;
         this.#pending = undefined;
         return value;
       },
