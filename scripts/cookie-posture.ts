@@ -1,7 +1,7 @@
+import { builtInProviders } from '../src/bootstrap/provider-catalogue.js';
 import { defaultSettings } from '../src/domain/settings/default-settings.js';
-import { providerKeys } from '../src/domain/settings/settings.js';
 
-const defaults = defaultSettings();
+const defaults = defaultSettings(builtInProviders);
 
 /**
  * Gatehouse's built-in authentication posture (docs: Posture, 2-3; the
@@ -19,9 +19,9 @@ export const COOKIE_POSTURE: Readonly<Record<string, string>> = {
     defaults.Authorization.RequireAuthenticatedUserByDefault,
   ),
   ...Object.fromEntries(
-    providerKeys.map((key) => [
+    Object.entries(defaults.Authentication.Providers).map(([key, provider]) => [
       `ProjectTemplate__Authentication__Providers__${key}__Enabled`,
-      String(defaults.Authentication.Providers[key].Enabled),
+      String(provider.Enabled),
     ]),
   ),
 };

@@ -37,8 +37,8 @@ const token = randomText(32);
 const key = sessionStoreKey(token);
 const records = signedInRecords(1, Date.now());
 const ttlMs = gatehouse.settings.Session.IdleTimeout * 1000;
-await gatehouse.sessionStore.create(records.signInKey, records.signIn, ttlMs);
-await gatehouse.sessionStore.create(key, records.session, ttlMs);
+await gatehouse.stores.sessions.create(records.signInKey, records.signIn, ttlMs);
+await gatehouse.stores.sessions.create(key, records.session, ttlMs);
 const cookie = `${sessionCookieName(gatehouse.settings.Session, gatehouse.environment === 'production')}=${token}`;
 process.stdout.write(`READY ${address.port} ${cookie}\n`);
 
@@ -48,7 +48,7 @@ process.on('SIGTERM', () => {
   stopping = true;
   setTimeout(() => process.exit(1), 5_000).unref();
   // exit(), not a signal death: --cpu-prof writes its profile at exit.
-  Promise.all([gatehouse.sessionStore.destroy(key), gatehouse.sessionStore.destroy(records.signInKey)])
+  Promise.all([gatehouse.stores.sessions.destroy(key), gatehouse.stores.sessions.destroy(records.signInKey)])
     .then(() => gatehouse.shutdown())
     .then(
       () => process.exit(0),

@@ -4,7 +4,7 @@
  *   node --expose-gc --import tsx scripts/bench/session-memory.ts [count]
  *
  * Composes the compiled Gatehouse with the memory store (not listening), writes
- * `count` signed-in sessions through `gatehouse.sessionStore`, each as the app leaves it:
+ * `count` signed-in sessions through `gatehouse.stores.sessions`, each as the app leaves it:
  * a sign-in record and a session record under a key derived as the app derives it
  * (sessionStoreKey of a fresh 256-bit token), and reports the
  * growth of V8 heap used plus external memory after full collections, per session.
@@ -38,20 +38,20 @@ function settledMemory(): { heapUsed: number; external: number; rss: number } {
 const ttlMs = gatehouse.settings.Session.IdleTimeout * 1000;
 async function writeSession(index: number, now: number): Promise<void> {
   const records = signedInRecords(index, now);
-  await gatehouse.sessionStore.create(records.signInKey, records.signIn, ttlMs);
-  await gatehouse.sessionStore.create(sessionStoreKey(randomText(32)), records.session, ttlMs);
+  await gatehouse.stores.sessions.create(records.signInKey, records.signIn, ttlMs);
+  await gatehouse.stores.sessions.create(sessionStoreKey(randomText(32)), records.session, ttlMs);
 }
 
 const sample = signedInRecords(count, Date.now());
 // Warm every code path once, so compiled code and inline caches are not counted.
 await writeSession(0, Date.now());
-await gatehouse.sessionStore.destroy('none');
+await gatehouse.stores.sessions.destroy('none');
 const before = settledMemory();
 const now = Date.now();
 for (let index = 0; index < count; index++) await writeSession(index, now);
 const after = settledMemory();
 // The store must hold every record, or the figure flatters it.
-const held = 'size' in gatehouse.sessionStore ? Number(gatehouse.sessionStore.size) : Number.NaN;
+const held = 'size' in gatehouse.stores.sessions ? Number(gatehouse.stores.sessions.size) : Number.NaN;
 if (held !== 2 * count + 2) throw new Error(`the store holds ${held} records, expected ${2 * count + 2}`);
 const grown = after.heapUsed + after.external - (before.heapUsed + before.external);
 

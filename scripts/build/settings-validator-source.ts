@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
 import { projectTemplateSchema } from '../../src/adapters/config/schema.js';
+import { builtInProviders } from '../../src/bootstrap/provider-catalogue.js';
 
 export const GENERATED_VALIDATOR_PATH = 'src/adapters/config/settings-validator.generated.ts';
 
@@ -11,7 +12,9 @@ export const GENERATED_VALIDATOR_PATH = 'src/adapters/config/settings-validator.
  * 75 ms of a cold start, npm run bench). The options are the ones the validation means:
  * every problem at once, types coerced from environment strings, strict schema.
  */
-export function settingsValidatorSource(schema: Record<string, unknown> = projectTemplateSchema): string {
+export function settingsValidatorSource(
+  schema: Record<string, unknown> = projectTemplateSchema(builtInProviders),
+): string {
   const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true, code: { source: true, esm: true } });
   // `secret` only declares which keys hold secrets; it validates nothing.
   ajv.addKeyword({ keyword: 'secret', schemaType: 'boolean' });
@@ -21,6 +24,8 @@ export function settingsValidatorSource(schema: Record<string, unknown> = projec
     '// with ajv standalone code. Do not edit: a test fails when it differs from the schema.',
     '// @ts-nocheck',
     code,
+    // The schema the function was compiled from: a start uses the function only for this schema.
+    `export const schemaText = ${JSON.stringify(JSON.stringify(schema))};`,
     '',
   ].join('\n');
 }

@@ -1,12 +1,12 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { DrainState } from '../application/drain-state.js';
-import { ClockToken, type Clock } from '../application/ports/clock.js';
+import { ClockToken } from '../application/ports/clock.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
 import { HealthChecksToken, type HealthCheck } from '../application/ports/health-check.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
-import { LoggerToken, type Logger } from '../application/ports/logger.js';
-import { PendingSignInStoreToken, SessionStoreToken, type SessionStore } from '../application/ports/session-store.js';
-import { SettingsToken } from '../application/settings-token.js';
+import { LoggerToken } from '../application/ports/logger.js';
+import { PendingSignInStoreToken, SessionStoreToken } from '../application/ports/session-store.js';
+import { ProviderDefinitionsToken, SettingsToken } from '../application/settings-token.js';
 import { FlowRecords } from '../application/sign-in/flow-records.js';
 import { SavedTokens } from '../application/sign-in/saved-tokens.js';
 import { SignInRecords } from '../application/sign-in/sign-in-records.js';
@@ -17,35 +17,51 @@ import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { RefreshTokens } from '../application/use-cases/refresh-tokens.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
-import type { ProjectTemplateSettings } from '../domain/settings/settings.js';
+import { providerInfo } from '../adapters/provider-record.js';
+import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
+import { SystemClock } from '../adapters/system-clock.js';
+import type { Clock } from '../application/ports/clock.js';
+import { isGatehouseError } from '../domain/errors.js';
+import { registeredDefinitions } from '../domain/settings/check-settings.js';
+import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
+import { createSessionStores, type SessionStores } from './session-stores.js';
+import { report, type ValidatedConfiguration } from './validated-configuration.js';
 
-export interface ContainerInputs {
-  settings: ProjectTemplateSettings;
-  logger: Logger;
-  clock: Clock;
-  sessionStore: SessionStore;
-  pendingSignInStore: SessionStore;
-  identityProviders: IdentityProvider[];
-  healthChecks: HealthCheck[];
-  governance?: Governance;
-}
+/** Injection token of the instance's stores as the lifecycle manages them (connect, close). */
+export const SessionStoresToken = Symbol('SessionStores');
 
 /**
- * The only place that registers anything with tsyringe. Each Gatehouse instance gets
- * its own child container, so two instances can run in one process (tests do).
- * Adapters arrive constructed (constructing opens no connection); the application's
- * services and use cases are resolved from their `@inject` tokens, one per instance.
+ * The second part of composing an instance, and the only place that registers anything
+ * with tsyringe: the adapters, built from validated settings (the stores, one identity
+ * adapter per registered provider, the clock, the governance component), and the
+ * application's services and use cases, resolved from their `@inject` tokens. Each
+ * instance gets its own child container, so two instances can run in one process (tests
+ * do). Constructing opens no connection; the pipeline resolves what it needs, once.
  */
-export function buildContainer(inputs: ContainerInputs): DependencyContainer {
+export async function composeServices(
+  configuration: ValidatedConfiguration,
+  governance: Governance = new AllowAllGovernance(),
+): Promise<DependencyContainer> {
+  const { settings, logger } = configuration;
+  const clock = new SystemClock();
+  const stores = await createSessionStores(settings, logger, clock);
+  const identityProviders = await createIdentityProviders(configuration, clock, stores);
+  const healthChecks: HealthCheck[] = [
+    new SessionStoreHealthCheck(stores.sessions),
+    ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : [])),
+  ];
+
   const container = rootContainer.createChildContainer();
-  container.registerInstance(SettingsToken, inputs.settings);
-  container.registerInstance(LoggerToken, inputs.logger);
-  container.registerInstance(ClockToken, inputs.clock);
-  container.registerInstance(SessionStoreToken, inputs.sessionStore);
-  container.registerInstance(PendingSignInStoreToken, inputs.pendingSignInStore);
-  container.registerInstance(IdentityProvidersToken, inputs.identityProviders);
-  container.registerInstance(HealthChecksToken, inputs.healthChecks);
-  container.registerInstance(GovernanceToken, inputs.governance ?? new AllowAllGovernance());
+  container.registerInstance(SettingsToken, settings);
+  container.registerInstance(ProviderDefinitionsToken, configuration.providers);
+  container.registerInstance(LoggerToken, logger);
+  container.registerInstance(ClockToken, clock);
+  container.registerInstance(SessionStoresToken, stores);
+  container.registerInstance(SessionStoreToken, stores.sessions);
+  container.registerInstance(PendingSignInStoreToken, stores.pendingSignIns);
+  container.registerInstance(IdentityProvidersToken, identityProviders);
+  container.registerInstance(HealthChecksToken, healthChecks);
+  container.registerInstance(GovernanceToken, governance);
   container.registerInstance(DrainState, new DrainState());
   container.registerSingleton(FlowRecords);
   container.registerSingleton(SignInRecords);
@@ -57,4 +73,45 @@ export function buildContainer(inputs: ContainerInputs): DependencyContainer {
   container.registerSingleton(SignOut);
   container.registerSingleton(AuthenticateSession);
   return container;
+}
+
+/**
+ * One identity adapter per registered provider, from its record. An adapter that refuses
+ * its settings (a GatehouseError) is a startup problem of the provider's `Enabled` key;
+ * every refusal is reported at once.
+ */
+async function createIdentityProviders(
+  configuration: ValidatedConfiguration,
+  clock: Clock,
+  stores: SessionStores,
+): Promise<IdentityProvider[]> {
+  const { settings } = configuration;
+  const providers: IdentityProvider[] = [];
+  const problems: SettingsProblem[] = [];
+  for (const record of registeredDefinitions(settings, configuration.providers)) {
+    const section = settings.Authentication.Providers[record.key];
+    if (!section) continue;
+    try {
+      providers.push(
+        await record.createAdapter(section, {
+          info: providerInfo(record, section),
+          publicOrigin: configuration.publicOrigin,
+          environment: configuration.environment,
+          timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
+          logger: configuration.logger,
+          clock,
+          sessionStore: stores.sessions,
+          rootDir: configuration.rootDir,
+        }),
+      );
+    } catch (thrown) {
+      // The adapters' own messages never quote a value (a URL may carry a password).
+      if (!isGatehouseError(thrown)) throw thrown;
+      problems.push(
+        error(keyOf('Authentication', 'Providers', record.key, 'Enabled'), `was refused: ${thrown.message}`),
+      );
+    }
+  }
+  report(configuration.logger, problems);
+  return providers;
 }

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DependencyContainer } from 'tsyringe';
-import { GovernanceToken, type Governance } from '../application/ports/governance.js';
-import type { IdentityProvider } from '../application/ports/identity-provider.js';
-import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
-import { CheckReadiness } from '../application/use-cases/check-readiness.js';
-import { SignOut } from '../application/use-cases/sign-out.js';
+import type { Governance } from '../application/ports/governance.js';
+import type { IdentityProviderInfo } from '../application/ports/identity-provider.js';
+import type { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
+import type { CheckReadiness } from '../application/use-cases/check-readiness.js';
+import type { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
 import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
@@ -20,38 +19,42 @@ import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
 
 export interface EndpointTableParts {
-  container: DependencyContainer;
   settings: ProjectTemplateSettings;
   environment: Environment;
   rootDir: string;
   startedAt: number;
   now: () => number;
   policies: PolicyRegistry;
-  identityProviders: readonly IdentityProvider[];
+  /** The registered providers, as the login page lists them. */
+  providers: readonly IdentityProviderInfo[];
   flowBinding: FlowBindingCookie;
   signedOutNotice: SignedOutNotice;
+  checkReadiness: CheckReadiness;
+  beginSignIn: BeginSignIn;
+  signOut: SignOut;
+  governance: Governance;
 }
 
 /**
  * Every routed endpoint of the application, in one table: what `npm run routes` prints,
- * what the anonymous-allowlist test checks, and what the app mounts. Add yours here.
+ * what the anonymous-allowlist test checks, and what the app mounts. Add yours here (and
+ * their paths to RoutePaths).
  */
 export function endpointTable(parts: EndpointTableParts): Endpoint[] {
-  const { container, settings, environment } = parts;
-  const providers = parts.identityProviders.map((p) => p.info);
+  const { settings, environment, providers } = parts;
   const info = appInfo(parts.rootDir, environment, parts.startedAt);
   return [
-    ...healthRoutes(container.resolve(CheckReadiness)),
+    ...healthRoutes(parts.checkReadiness),
     ...errorRoutes(),
     ...accountRoutes({
       providers,
       authenticationEnabled: settings.Authentication.Enabled,
-      signOut: container.resolve(SignOut),
+      signOut: parts.signOut,
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
     }),
-    ...externalRoutes({ beginSignIn: container.resolve(BeginSignIn), flowBinding: parts.flowBinding }),
+    ...externalRoutes({ beginSignIn: parts.beginSignIn, flowBinding: parts.flowBinding }),
     ...homeRoutes({ policies: parts.policies, providers }),
     ...adminRoutes({
       info,
@@ -62,7 +65,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
     }),
     ...appInfoRoutes({
       info,
-      governance: container.resolve<Governance>(GovernanceToken),
+      governance: parts.governance,
       now: parts.now,
     }),
   ];

@@ -2,9 +2,7 @@ import type { Clock } from '../application/ports/clock.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { SessionStore } from '../application/ports/session-store.js';
 import { MemorySessionStore } from '../adapters/session/memory-session-store.js';
-import { keyOf, type SettingsProblem } from '../domain/settings/problem.js';
 import type { ProjectTemplateSettings } from '../domain/settings/settings.js';
-import { refused } from './identity-providers.js';
 
 type ManagedStore = SessionStore & { ping(): Promise<boolean>; close(): Promise<void> };
 
@@ -19,7 +17,7 @@ export interface SessionStores {
 }
 
 /**
- * The stores of one instance. In memory, pending sign-ins get a store of their own with
+ * The stores of one instance, from validated settings. In memory, pending sign-ins get a store of their own with
  * its own bound (`MaxPendingSignIns`), so that a flood of anonymous challenges evicts only
  * other pending sign-ins, never a signed-in session. On Redis both live on the same server
  * (one connection): pending records carry short time-to-lives and the per-client limit
@@ -30,26 +28,20 @@ export async function createSessionStores(
   settings: ProjectTemplateSettings,
   logger: Logger,
   clock: Clock,
-  problems: SettingsProblem[],
 ): Promise<SessionStores> {
   const session = settings.Session;
   if (session.Store === 'Redis') {
     const { RedisSessionStore } = await import('../adapters/session/redis-session-store.js');
-    try {
-      const store = new RedisSessionStore({
-        url: session.Redis.Url,
-        keyPrefix: session.Redis.KeyPrefix,
-        commandTimeoutMs: session.Redis.CommandTimeoutMs,
-        logger,
-      });
-      return { sessions: store, pendingSignIns: store, connect: () => store.connect(), close: () => store.close() };
-    } catch (thrown) {
-      // Keep composing (with stores that are never used) so that every problem is reported at once.
-      problems.push(refused(keyOf('Session', 'Redis', 'Url'), thrown));
-    }
+    const store = new RedisSessionStore({
+      url: session.Redis.Url,
+      keyPrefix: session.Redis.KeyPrefix,
+      commandTimeoutMs: session.Redis.CommandTimeoutMs,
+      logger,
+    });
+    return { sessions: store, pendingSignIns: store, connect: () => store.connect(), close: () => store.close() };
   }
-  const sessions = new MemorySessionStore({ maxEntries: bound(session.MaxSessions), clock });
-  const pendingSignIns = new MemorySessionStore({ maxEntries: bound(session.MaxPendingSignIns), clock });
+  const sessions = new MemorySessionStore({ maxEntries: session.MaxSessions, clock });
+  const pendingSignIns = new MemorySessionStore({ maxEntries: session.MaxPendingSignIns, clock });
   return {
     sessions,
     pendingSignIns,
@@ -58,9 +50,4 @@ export async function createSessionStores(
       await Promise.all([sessions.close(), pendingSignIns.close()]);
     },
   };
-}
-
-/** A bound the startup rules will refuse must not stop composing first. */
-function bound(value: number): number {
-  return Number.isInteger(value) && value >= 1 ? value : 1;
 }

@@ -44,7 +44,7 @@ export function identityProviderContract(harness: ProviderHarness): void {
       const params = answer.form ?? Object.fromEntries(new URL(answer.url).searchParams);
       const correlation = params.RelayState ?? params.state ?? '';
       const key = `flow:${encodeHexLowerCase(sha256(new TextEncoder().encode(correlation)))}`;
-      const store = run.app.gatehouse.pendingSignInStore;
+      const store = run.app.gatehouse.stores.pendingSignIns;
       const flow = await store.take(key);
       expect(flow, 'the flow record of the answer').to.not.equal(undefined);
       await store.create(key, { ...flow, ...change }, 60_000);
@@ -59,8 +59,8 @@ export function identityProviderContract(harness: ProviderHarness): void {
       expect(response.headers.get('cache-control')).to.equal('no-store');
       expect(sessionCookieOf(response)).to.match(/httponly/i);
       const token = browser.sessionToken(run.app.url) ?? '';
-      const session = await run.app.gatehouse.sessionStore.get(sessionStoreKey(token));
-      const signIn = await run.app.gatehouse.sessionStore.get(`signin:${String(session?.signIn)}`);
+      const session = await run.app.gatehouse.stores.sessions.get(sessionStoreKey(token));
+      const signIn = await run.app.gatehouse.stores.sessions.get(`signin:${String(session?.signIn)}`);
       const claims = JSON.stringify(signIn?.principal);
       expect(claims).to.contain(JSON.stringify(['application:subject', run.expected.subject]));
       if (run.expected.name) expect(claims).to.contain(JSON.stringify(['application:name', run.expected.name]));

@@ -77,7 +77,7 @@ export class TestBrowser {
 /** The server-side session record of a browser, read through the store port. */
 export async function storedSession(app: OidcApp, browser: TestBrowser) {
   const token = browser.sessionToken(app.url);
-  return token ? app.gatehouse.sessionStore.get(sessionStoreKey(token)) : undefined;
+  return token ? app.gatehouse.stores.sessions.get(sessionStoreKey(token)) : undefined;
 }
 
 export interface StoredTokens {
@@ -96,5 +96,5 @@ export async function storedTokens(
   const ref = session?.signIn;
   if (session?.tokensSaved !== true || typeof ref !== 'string') return undefined;
   const key = `tokens:${ref}`;
-  return { key, tokens: (await app.gatehouse.sessionStore.get(key)) as unknown as StoredTokens };
+  return { key, tokens: (await app.gatehouse.stores.sessions.get(key)) as unknown as StoredTokens };
 }

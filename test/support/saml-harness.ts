@@ -54,7 +54,7 @@ export const samlHarness: ProviderHarness = {
       expected: { subject: 'admin@example.com', name: 'Ada Admin', email: 'ada@example.com' },
       async redeemed() {
         const records = await Promise.all(
-          issued.map((id) => app.gatehouse.sessionStore.get(replayKey(idp.entityId, id))),
+          issued.map((id) => app.gatehouse.stores.sessions.get(replayKey(idp.entityId, id))),
         );
         return records.filter((record) => record !== undefined).length;
       },

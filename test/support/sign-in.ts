@@ -30,9 +30,9 @@ export async function signIn(
     scheme,
     claims: claims.map(([type, value]): Claim => ({ type, value, issuer: scheme })),
   };
-  const { ref, csrf } = await new SignInRecords(gatehouse.sessionStore, gatehouse.settings).create(principal);
+  const { ref, csrf } = await new SignInRecords(gatehouse.stores.sessions, gatehouse.settings).create(principal);
   const session = { signIn: ref, ...(options.times ?? { createdAt: now, lastSeenAt: now }) };
-  await gatehouse.sessionStore.create(sessionStoreKey(token), session, 60_000);
+  await gatehouse.stores.sessions.create(sessionStoreKey(token), session, 60_000);
   return { cookie: `gatehouse.sid=${token}`, token, csrf, signInRef: ref };
 }
 

@@ -115,7 +115,7 @@ export function socialHarness(vendor: SocialVendor): SocialHarness {
         throw error;
       }
       const { gatehouse, logs } = app;
-      const scheme = gatehouse.settings.Authentication.Providers[vendor.key].Scheme;
+      const scheme = gatehouse.settings.Authentication.Providers[vendor.key]?.Scheme ?? '';
 
       const answerAs = async (challengeLocation: string, login: DemoLogin, outcome: 'accept' | 'deny' = 'accept') => {
         const page = await fetch(challengeLocation);

@@ -6,7 +6,7 @@ import { error, keyOf, type SettingsProblem } from '../../domain/settings/proble
 import type { Environment, ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { canonicalize, deepMerge, isPlainObject, type KeyFindings, type Tree } from './canonicalize.js';
 import { parseDotenv, treeFromEnvironment } from './environment-source.js';
-import { projectTemplateSchema, secretKeyPaths } from './schema.js';
+import type { SettingsSchema } from './settings-schema.js';
 import { validateTypes } from './validate-types.js';
 
 export interface LoadedConfiguration {
@@ -28,6 +28,7 @@ export interface LoadedConfiguration {
 export function loadConfiguration(
   rootDir: string,
   processEnv: Record<string, string | undefined>,
+  schema: SettingsSchema,
 ): LoadedConfiguration {
   const problems: SettingsProblem[] = [];
   const dotenvPath = join(rootDir, '.env');
@@ -38,14 +39,14 @@ export function loadConfiguration(
 
   const findings: KeyFindings = { unknown: [], duplicates: [] };
   const sources: Tree[] = [
-    defaultSettings() as unknown as Tree,
+    defaultSettings(schema.providers) as unknown as Tree,
     readJsonSection(join(rootDir, 'config', 'appsettings.json'), problems),
     readJsonSection(join(rootDir, 'config', `appsettings.${nodeEnv}.json`), problems),
     treeFromEnvironment(dotenv),
     treeFromEnvironment(processEnv),
   ];
   const merged = sources
-    .map((source) => canonicalize(source, projectTemplateSchema, [], findings) as Tree)
+    .map((source) => canonicalize(source, schema.json, [], findings) as Tree)
     .reduce((result, source) => deepMerge(result, source), {});
   for (const path of findings.duplicates) {
     problems.push(
@@ -55,7 +56,7 @@ export function loadConfiguration(
       ),
     );
   }
-  problems.push(...validateTypes(merged));
+  problems.push(...validateTypes(merged, schema.validate));
 
   const settings = merged as unknown as ProjectTemplateSettings;
   return {
@@ -64,7 +65,7 @@ export function loadConfiguration(
     listen: readListen(variables, problems),
     unknownKeys: findings.unknown,
     problems,
-    secretValues: collectSecretValues(merged),
+    secretValues: collectSecretValues(merged, schema.secretKeyPaths),
   };
 }
 
@@ -96,9 +97,9 @@ function readListen(variables: Record<string, string | undefined>, problems: Set
   return { port: Number.isInteger(port) ? port : 3000, host: variables.HOST ?? '127.0.0.1' };
 }
 
-function collectSecretValues(tree: Tree): string[] {
+function collectSecretValues(tree: Tree, secretKeyPaths: readonly string[][]): string[] {
   const values: string[] = [];
-  for (const path of secretKeyPaths()) {
+  for (const path of secretKeyPaths) {
     let node: unknown = tree;
     for (const segment of path) node = isPlainObject(node) ? node[segment] : undefined;
     for (const value of Array.isArray(node) ? node : [node]) {

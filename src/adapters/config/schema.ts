@@ -1,4 +1,4 @@
-import { providerKeys } from '../../domain/settings/settings.js';
+import type { ProviderDefinition, SettingKind } from '../../domain/providers/provider-definition.js';
 
 /**
  * The JSON schema of the `ProjectTemplate` section. It types every value (ajv coerces
@@ -22,83 +22,62 @@ const object = (properties: Record<string, Schema>): Schema => ({
   additionalProperties: false,
 });
 
-const providerCommon = { Enabled: boolean, Scheme: string, DisplayName: string };
-const socialKeys = {
-  ...providerCommon,
-  ClientId: string,
-  ClientSecret: secret,
-  CallbackPath: string,
-  Scopes: strings,
-  SaveTokens: boolean,
-  AuthorizationEndpoint: string,
-  TokenEndpoint: string,
-  UserInformationEndpoint: string,
-};
-const social = object(socialKeys);
 const claimMappings: Schema = { type: 'object', additionalProperties: string };
 
-export const projectTemplateSchema: Schema = object({
-  Authentication: object({
-    Enabled: boolean,
-    DefaultScheme: string,
-    DefaultChallengeScheme: string,
-    DefaultSignInScheme: string,
-    HttpTimeoutSeconds: number,
-    Providers: object({
-      OpenIdConnect: object({
-        ...providerCommon,
-        Authority: string,
-        ClientId: string,
-        ClientSecret: secret,
-        CallbackPath: string,
-        ResponseType: string,
-        ResponseMode: { type: 'string', enum: ['query', 'form_post'] },
-        SaveTokens: boolean,
-        Scopes: strings,
-        SignOutAtProvider: boolean,
+/** The schema fragment of one key, from its provider's declaration. */
+function kindSchema(kind: SettingKind): Schema {
+  if (typeof kind !== 'string') return { type: 'string', enum: [...kind] };
+  return { string, secret, boolean, number, strings }[kind];
+}
+
+/** One provider's section: exactly the keys its declaration types. */
+function providerSchema(definition: ProviderDefinition): Schema {
+  const kinds: Readonly<Record<string, SettingKind>> = definition.kinds;
+  return object(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, kindSchema(kind)])));
+}
+
+/** The schema of the section, with one `Providers` child per declared provider. */
+export function projectTemplateSchema(providers: readonly ProviderDefinition[]): Schema {
+  return object({
+    Authentication: object({
+      Enabled: boolean,
+      DefaultScheme: string,
+      DefaultChallengeScheme: string,
+      DefaultSignInScheme: string,
+      HttpTimeoutSeconds: number,
+      Providers: object(Object.fromEntries(providers.map((provider) => [provider.key, providerSchema(provider)]))),
+      ClaimsTransformation: object({
+        RemoveOriginalClaims: boolean,
+        Mappings: object(Object.fromEntries(providers.map((provider) => [provider.key, claimMappings]))),
       }),
-      Saml2: object({
-        ...providerCommon,
-        EntityId: string,
-        MetadataUrl: string,
-        ModulePath: string,
-        LoadMetadata: boolean,
-        RequireSignedAssertions: boolean,
-        ValidateCertificates: boolean,
-      }),
-      Social1: social,
-      Social2: social,
-      Social3: object({ ...socialKeys, UserEmailsEndpoint: string }),
     }),
-    ClaimsTransformation: object({
-      RemoveOriginalClaims: boolean,
-      Mappings: object(Object.fromEntries(providerKeys.map((key) => [key, claimMappings]))),
+    Authorization: object({
+      RequireAuthenticatedUserByDefault: boolean,
+      RoleClaimType: string,
+      PermissionClaimType: string,
+      AdministratorRoles: strings,
+      ManageApplicationPermissions: strings,
     }),
-  }),
-  Authorization: object({
-    RequireAuthenticatedUserByDefault: boolean,
-    RoleClaimType: string,
-    PermissionClaimType: string,
-    AdministratorRoles: strings,
-    ManageApplicationPermissions: strings,
-  }),
-  Hosting: object({ PublicOrigin: string, TrustProxy: boolean, ShutdownDrainSeconds: number }),
-  Session: object({
-    Store: { type: 'string', enum: ['Memory', 'Redis'] },
-    Redis: object({ Url: secret, KeyPrefix: string, CommandTimeoutMs: number }),
-    CookieName: string,
-    IdleTimeout: number,
-    AbsoluteLifetime: number,
-    MaxSessions: number,
-    MaxPendingSignIns: number,
-    PendingSignInsPerClient: number,
-    Keys: { type: 'array', items: secret, secret: true },
-  }),
-  Logging: object({ Level: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } }),
-});
+    Hosting: object({ PublicOrigin: string, TrustProxy: boolean, ShutdownDrainSeconds: number }),
+    Session: object({
+      Store: { type: 'string', enum: ['Memory', 'Redis'] },
+      Redis: object({ Url: secret, KeyPrefix: string, CommandTimeoutMs: number }),
+      CookieName: string,
+      IdleTimeout: number,
+      AbsoluteLifetime: number,
+      MaxSessions: number,
+      MaxPendingSignIns: number,
+      PendingSignInsPerClient: number,
+      Keys: { type: 'array', items: secret, secret: true },
+    }),
+    Logging: object({
+      Level: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    }),
+  });
+}
 
 /** Paths (below ProjectTemplate) of every key the schema marks secret. */
-export function secretKeyPaths(schema: Schema = projectTemplateSchema, prefix: string[] = []): string[][] {
+export function secretKeyPaths(schema: Schema, prefix: string[] = []): string[][] {
   if (schema.secret === true) return [prefix];
   const properties = schema.properties as Record<string, Schema> | undefined;
   if (!properties) return [];

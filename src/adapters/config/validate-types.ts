@@ -1,16 +1,11 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { error, keyOf, type SettingsProblem } from '../../domain/settings/problem.js';
-import { validate as generatedValidate } from './settings-validator.generated.js';
-
-// ajv compiled schema.ts into this function at build time (npm run generate): a start
-// neither loads ajv nor compiles the schema.
-const validate = generatedValidate as ValidateFunction;
 
 /**
  * Types the merged tree in place (ajv coerces "true", "3000" from environment variables)
  * and reports each wrong type with its full key and the expected type, never the value.
  */
-export function validateTypes(tree: Record<string, unknown>): SettingsProblem[] {
+export function validateTypes(tree: Record<string, unknown>, validate: ValidateFunction): SettingsProblem[] {
   if (validate(tree)) return [];
   return (validate.errors ?? []).map(describe);
 }

@@ -1,6 +1,5 @@
 import type { Logger } from '../../application/ports/logger.js';
 import type { LoggingSettings } from '../../domain/settings/settings.js';
-import { secretKeyPaths } from '../config/schema.js';
 import type { LogDestination } from './buffered-destination.js';
 import { pathRedactor, redactPaths, secretScrubber } from './redaction.js';
 
@@ -8,6 +7,8 @@ export interface LoggerOptions {
   level: LoggingSettings['Level'];
   /** Configured secret values: scrubbed from every line, whatever field they hide in. */
   secretValues: readonly string[];
+  /** Paths of the configuration's secret keys (the settings schema's), redacted wherever the settings are logged. */
+  secretKeyPaths: readonly string[][];
   destination: LogDestination;
 }
 
@@ -32,7 +33,7 @@ const LEVEL_NUMBERS: Record<LoggingSettings['Level'], number> = {
  */
 export function createJsonLinesLogger(options: LoggerOptions): Logger {
   const threshold = LEVEL_NUMBERS[options.level];
-  const redact = pathRedactor(redactPaths(secretKeyPaths()));
+  const redact = pathRedactor(redactPaths(options.secretKeyPaths));
   const scrub = secretScrubber(options.secretValues);
   const { destination } = options;
   const writerAt = (level: number) =>

@@ -15,7 +15,6 @@ import type {
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
-import type { Saml2Settings } from '../../domain/settings/settings.js';
 import { assertionClaims } from './assertion-claims.js';
 import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
@@ -23,6 +22,7 @@ import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './i
 import { fetchMetadata } from './metadata-fetch.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
+import type { Saml2Settings } from './saml2.js';
 import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
 import { metadataRefusal, samlRefusal } from './saml-refusals.js';
 import { reportedStatus } from './saml-status.js';
@@ -36,6 +36,8 @@ export const CLOCK_SKEW_MS = 3 * 60 * 1000;
 export const SAML_RESPONSE_LIMIT_BYTES = 512 * 1024;
 
 export interface SamlProviderOptions {
+  /** How the provider is listed and routed. */
+  info: IdentityProviderInfo;
   settings: Saml2Settings;
   /** publicOrigin + ModulePath, built by the caller from configuration: Destination and Recipient must equal it. */
   acsUrl: string;
@@ -80,12 +82,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     if (!(options.timeoutMs > 0)) throw new GatehouseError('config.invalid', 'The SAML time-out must be positive.');
     const { settings } = options;
     this.#options = options;
-    this.info = {
-      key: 'Saml2',
-      scheme: settings.Scheme,
-      displayName: settings.DisplayName,
-      callbackPath: settings.ModulePath,
-    };
+    this.info = options.info;
     this.#serviceProvider = samlifyServiceProvider({
       entityId: settings.EntityId,
       acsUrl: options.acsUrl,
@@ -99,7 +96,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       onRefreshFailed: (error) => this.#log('metadata', error, {}),
     });
     this.healthCheck = {
-      name: 'identityProvider:Saml2',
+      name: `identityProvider:${options.info.key}`,
       // Not required: an identity-provider outage must not take every replica out of
       // rotation; local sign-in and existing sessions keep working without it.
       required: false,
@@ -129,7 +126,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     return {
       redirectUrl: request.context,
       correlation: relayState,
-      secrets: { requestId: request.id, requestedAt: String(this.#options.clock.now()) },
+      secrets: { requestId: request.id },
     };
   }
 
@@ -236,7 +233,7 @@ export class SamlIdentityProvider implements IdentityProvider {
 
   #log(stage: string, error: unknown, ids: Record<string, string>): void {
     const code = isGatehouseError(error) ? error.code : 'idp.metadata_invalid';
-    this.#options.logger.warn({ provider: 'Saml2', stage, code, ...ids }, 'SAML step failed');
+    this.#options.logger.warn({ provider: this.info.key, stage, code, ...ids }, 'SAML step failed');
   }
 }
 

@@ -101,6 +101,8 @@ export interface IdentityProvider {
   refreshTokens?(tokens: SessionTokens): Promise<SessionTokens>;
   /** Where to send the browser to end the provider session too (RP-initiated logout), if supported and enabled. */
   signOutUrl?(tokens: SessionTokens | undefined): Promise<string | undefined>;
+  /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */
+  readonly formActionOrigin?: string | undefined;
   /** Readiness report on the provider's metadata. */
   readonly healthCheck?: HealthCheck;
 }

@@ -1,7 +1,7 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { inject, injectable } from 'tsyringe';
-import { providerKeys, type ProviderKey } from '../../domain/settings/settings.js';
+import type { ProviderKey } from '../../domain/settings/settings.js';
 import type { FlowSecrets } from '../ports/identity-provider.js';
 import { PendingSignInStoreToken, type SessionStore, type StoredRecord } from '../ports/session-store.js';
 
@@ -55,9 +55,8 @@ function flowKey(correlation: string): string {
 /** The stored record, narrowed field by field: a store is outside the process. */
 function readFlow(record: StoredRecord | undefined): Flow | undefined {
   if (!record) return undefined;
-  const { returnUrl, createdAt, binding, secrets } = record;
-  const provider = providerKeys.find((key) => key === record.provider);
-  if (provider === undefined || typeof returnUrl !== 'string' || typeof createdAt !== 'number') return undefined;
+  const { provider, returnUrl, createdAt, binding, secrets } = record;
+  if (typeof provider !== 'string' || typeof returnUrl !== 'string' || typeof createdAt !== 'number') return undefined;
   if (typeof binding !== 'string' || typeof secrets !== 'object' || secrets === null) return undefined;
   const strings: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets)) if (typeof value === 'string') strings[name] = value;

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
 import { GatehouseError } from '../../domain/errors.js';
+import type { ProviderDefinition } from '../../domain/providers/provider-definition.js';
 import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
 import { equalSecrets } from '../equal-secrets.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
@@ -11,7 +12,7 @@ import {
   type ProviderIdentity,
 } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
-import { SettingsToken } from '../settings-token.js';
+import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { SavedTokens, tokenFields } from '../sign-in/saved-tokens.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
@@ -58,6 +59,7 @@ export class CompleteSignIn {
     @inject(ClockToken) private readonly clock: Clock,
     @inject(LoggerToken) private readonly logger: Logger,
     @inject(SettingsToken) private readonly settings: ProjectTemplateSettings,
+    @inject(ProviderDefinitionsToken) private readonly definitions: readonly ProviderDefinition[],
   ) {}
 
   async execute(input: CompleteSignInInput): Promise<{ returnUrl: string }> {
@@ -97,8 +99,9 @@ export class CompleteSignIn {
 
   private async establish(provider: IdentityProvider, identity: ProviderIdentity, session: BrowserSession) {
     const transformation = this.settings.Authentication.ClaimsTransformation;
+    const builtInMappings = this.definitions.find((d) => d.key === provider.info.key)?.claimMappings ?? [];
     const principal = normalizeClaims({
-      provider: provider.info.key,
+      builtInMappings,
       scheme: provider.info.scheme,
       claims: identity.claims,
       extraMappings: transformation.Mappings[provider.info.key],

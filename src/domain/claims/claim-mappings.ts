@@ -1,6 +1,3 @@
-import type { ProviderKey } from '../settings/settings.js';
-import { ClaimTypes } from './claim-types.js';
-
 /**
  * One row of a mapping table: the provider claim `source` becomes the application claim
  * `target` (ASP.NET's `ClaimActions.MapJsonKey(target, source)`).
@@ -47,81 +44,16 @@ export const SamlAttributeOids = {
   EduPersonPrincipalName: 'urn:oid:1.3.6.1.4.1.5923.1.1.1.6',
 } as const;
 
-const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
-
 /**
- * The built-in tables, one per provider. Only claims whose meaning is unambiguous are
- * mapped; everything else stays under its provider name (or is removed with
- * `RemoveOriginalClaims`) and can be mapped through `ClaimsTransformation:Mappings`.
- */
-export const builtInClaimMappings: Readonly<Record<ProviderKey, readonly ClaimMapping[]>> = {
-  // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
-  OpenIdConnect: [
-    { source: 'sub', target: Subject },
-    { source: 'name', target: Name },
-    { source: 'preferred_username', target: Name, fallback: true },
-    { source: 'email', target: Email },
-    { source: 'roles', target: Role },
-    { source: 'role', target: Role },
-    { source: 'groups', target: Group },
-    { source: 'permissions', target: Permission },
-  ],
-  // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
-  // NameID names the user. Names fall back from the full name to the display name, then to
-  // the given name or the surname alone. Multi-valued attributes (roles, groups) keep every value.
-  Saml2: [
-    { source: SamlClaimUris.NameIdentifier, target: Subject },
-    { source: SamlAttributeOids.EduPersonPrincipalName, target: Subject, fallback: true },
-    { source: SamlClaimUris.Upn, target: Subject, fallback: true },
-    { source: SamlClaimUris.Name, target: Name },
-    { source: SamlAttributeOids.DisplayName, target: Name, fallback: true },
-    { source: SamlClaimUris.GivenName, target: Name, fallback: true },
-    { source: SamlAttributeOids.GivenName, target: Name, fallback: true },
-    { source: SamlClaimUris.Surname, target: Name, fallback: true },
-    { source: SamlAttributeOids.Surname, target: Name, fallback: true },
-    { source: SamlClaimUris.EmailAddress, target: Email },
-    { source: SamlAttributeOids.Mail, target: Email, fallback: true },
-    { source: SamlClaimUris.Role, target: Role },
-    { source: SamlClaimUris.Group, target: Group },
-    { source: SamlClaimUris.Groups, target: Group },
-  ],
-  // Microsoft Graph `GET /me` (the Social1 adapter reads it): `id` is the user's object id,
-  // stable and never reassigned; `mail` is often null for personal accounts, hence the
-  // `userPrincipalName` fallback (ASP.NET Core's MicrosoftAccount handler does the same).
-  Social1: [
-    { source: 'id', target: Subject },
-    { source: 'displayName', target: Name },
-    { source: 'mail', target: Email },
-    { source: 'userPrincipalName', target: Email, fallback: true },
-  ],
-  // Login with Amazon's customer profile (`GET /user/profile`): `user_id` is the account id
-  // (`amzn1.account....`); there is no `sub`.
-  Social2: [
-    { source: 'user_id', target: Subject },
-    { source: 'name', target: Name },
-    { source: 'email', target: Email },
-  ],
-  // GitHub `GET /user`: the numeric `id` is permanent, `login` can be renamed and reused,
-  // so it is only a name when `name` is null. The Social3 adapter puts under `email` only
-  // a verified address from `GET /user/emails`, never the profile's public email.
-  Social3: [
-    { source: 'id', target: Subject },
-    { source: 'name', target: Name },
-    { source: 'login', target: Name, fallback: true },
-    { source: 'email', target: Email },
-  ],
-};
-
-/**
- * The table in force for one provider: the built-in rows, where a configured mapping
+ * The table in force for one provider: its built-in rows (its declaration's), where a configured mapping
  * (`ClaimsTransformation:Mappings:<ProviderKey>`, source -> target) replaces every built-in
  * row with the same source and otherwise adds a row. Configured rows are never fallbacks.
  */
 export function effectiveClaimMappings(
-  provider: ProviderKey,
+  builtIn: readonly ClaimMapping[],
   extraMappings: Readonly<Record<string, string>> = {},
 ): ClaimMapping[] {
   const configured = Object.entries(extraMappings).map(([source, target]) => ({ source, target }));
   const overridden = new Set(configured.map((row) => row.source));
-  return [...builtInClaimMappings[provider].filter((row) => !overridden.has(row.source)), ...configured];
+  return [...builtIn.filter((row) => !overridden.has(row.source)), ...configured];
 }

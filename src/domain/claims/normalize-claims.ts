@@ -1,5 +1,4 @@
-import type { ProviderKey } from '../settings/settings.js';
-import { effectiveClaimMappings } from './claim-mappings.js';
+import { effectiveClaimMappings, type ClaimMapping } from './claim-mappings.js';
 import { APPLICATION_CLAIM_PREFIX } from './claim-types.js';
 import type { Claim, Principal } from './principal.js';
 
@@ -25,7 +24,8 @@ export const PROTOCOL_CLAIMS: ReadonlySet<string> = new Set([
 ]);
 
 export interface NormalizeClaimsInput {
-  provider: ProviderKey;
+  /** The provider's built-in mapping table (its declaration's `claimMappings`). */
+  builtInMappings: readonly ClaimMapping[];
   /** The scheme that authenticated the user; it becomes the issuer of every claim. */
   scheme: string;
   /** Raw provider claims (ID token, userinfo, SAML attributes): untrusted, narrowed here. */
@@ -49,7 +49,7 @@ export interface NormalizeClaimsInput {
  * - A claim appears once per type + value + issuer.
  */
 export function normalizeClaims(input: NormalizeClaimsInput): Principal {
-  const { provider, scheme, claims, extraMappings, removeOriginalClaims } = input;
+  const { builtInMappings, scheme, claims, extraMappings, removeOriginalClaims } = input;
   const originals = new ClaimList(scheme);
   const application = new ClaimList(scheme);
   const sources = new Map<string, string[]>();
@@ -65,7 +65,7 @@ export function normalizeClaims(input: NormalizeClaimsInput): Principal {
     if (!removeOriginalClaims) originals.add(type, values);
   }
 
-  const rows = effectiveClaimMappings(provider, extraMappings);
+  const rows = effectiveClaimMappings(builtInMappings, extraMappings);
   for (const row of rows) {
     if (!row.fallback) application.add(row.target, sources.get(row.source) ?? []);
   }

@@ -1,7 +1,8 @@
 import { nearestKey } from './nearest-key.js';
 import { envName, error, keyOf, warning, type SettingsProblem } from './problem.js';
-import { callbackPathOf, checkProvider } from './provider-rules.js';
-import { providerKeys, type Environment, type ProjectTemplateSettings, type ProviderKey } from './settings.js';
+import { callbackPathOf, type ProviderDefinition } from '../providers/provider-definition.js';
+import { checkProvider } from './provider-rules.js';
+import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
 import { isLoopbackHost, parseHttpUrl } from './url-rules.js';
 
 /** A key present in a configuration source that the schema does not know. */
@@ -15,8 +16,8 @@ export interface UnknownKey {
 export interface SettingsContext {
   environment: Environment;
   unknownKeys: UnknownKey[];
-  /** Providers this build has an identity adapter for. */
-  availableProviders: readonly ProviderKey[];
+  /** The providers this build declares (their sections are the only ones the configuration accepts). */
+  providers: readonly ProviderDefinition[];
   /** True when a routed application endpoint answers at this path (callback paths must not collide). */
   isRoutedPath: (path: string) => boolean;
 }
@@ -26,7 +27,18 @@ const COOKIE_SCHEME = 'Cookies';
 /** The providers that register: their `Enabled` and `Authentication:Enabled` are both true. */
 export function registeredProviders(settings: ProjectTemplateSettings): ProviderKey[] {
   if (!settings.Authentication.Enabled) return [];
-  return providerKeys.filter((key) => settings.Authentication.Providers[key].Enabled);
+  return Object.entries(settings.Authentication.Providers)
+    .filter(([, provider]) => provider.Enabled)
+    .map(([key]) => key);
+}
+
+/** The declarations of the registered providers, in declaration order. */
+export function registeredDefinitions<D extends ProviderDefinition>(
+  settings: ProjectTemplateSettings,
+  providers: readonly D[],
+): D[] {
+  const registered = new Set(registeredProviders(settings));
+  return providers.filter((provider) => registered.has(provider.key));
 }
 
 /**
@@ -75,18 +87,12 @@ function checkPosture(settings: ProjectTemplateSettings): SettingsProblem[] {
 function checkProviders(settings: ProjectTemplateSettings, context: SettingsContext): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   const seenPaths = new Map<string, string>();
-  for (const provider of registeredProviders(settings)) {
-    if (!context.availableProviders.includes(provider)) {
-      problems.push(
-        error(
-          keyOf('Authentication', 'Providers', provider, 'Enabled'),
-          `${provider} sign-in is not available in this version of Gatehouse; set it to false`,
-        ),
-      );
-    }
-    problems.push(...checkProvider(settings, provider, context.environment));
-    const { name, path } = callbackPathOf(settings, provider);
-    const key = keyOf('Authentication', 'Providers', provider, name);
+  for (const definition of registeredDefinitions(settings, context.providers)) {
+    const section = settings.Authentication.Providers[definition.key];
+    if (!section) continue;
+    problems.push(...checkProvider(definition, section, context.environment));
+    const path = callbackPathOf(definition, section);
+    const key = keyOf('Authentication', 'Providers', definition.key, definition.callbackKey);
     const normalized = path.toLowerCase().replace(/\/+$/, '');
     if (path === '') continue;
     const other = seenPaths.get(normalized);
@@ -103,7 +109,7 @@ function checkSchemes(settings: ProjectTemplateSettings): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   const schemes = new Map<string, string>([[COOKIE_SCHEME.toLowerCase(), 'the local cookie scheme']]);
   for (const provider of registeredProviders(settings)) {
-    const scheme = authentication.Providers[provider].Scheme;
+    const scheme = authentication.Providers[provider]?.Scheme ?? '';
     const key = keyOf('Authentication', 'Providers', provider, 'Scheme');
     const owner = schemes.get(scheme.toLowerCase());
     if (owner) problems.push(error(key, `is "${scheme}", already used by ${owner}: schemes must be unique`));
@@ -120,7 +126,10 @@ function checkSchemes(settings: ProjectTemplateSettings): SettingsProblem[] {
     }
   }
   const challenge = authentication.DefaultChallengeScheme;
-  const registered = [COOKIE_SCHEME, ...registeredProviders(settings).map((p) => authentication.Providers[p].Scheme)];
+  const registered = [
+    COOKIE_SCHEME,
+    ...registeredProviders(settings).map((p) => authentication.Providers[p]?.Scheme ?? ''),
+  ];
   if (!registered.includes(challenge)) {
     problems.push(
       error(

@@ -1,11 +1,12 @@
-import type { ProjectTemplateSettings, SocialSettings } from './settings.js';
+import type { ProviderDefinition } from '../providers/provider-definition.js';
+import type { ProjectTemplateSettings } from './settings.js';
 
 /**
  * Built-in defaults: the lowest configuration source. They are the documented
  * defaults and starter values: cookie authentication on, every provider off, and
  * every routed endpoint closed unless it says otherwise.
  */
-export function defaultSettings(): ProjectTemplateSettings {
+export function defaultSettings(providers: readonly ProviderDefinition[]): ProjectTemplateSettings {
   return {
     Authentication: {
       Enabled: true,
@@ -13,36 +14,8 @@ export function defaultSettings(): ProjectTemplateSettings {
       DefaultChallengeScheme: 'Cookies',
       DefaultSignInScheme: 'Cookies',
       HttpTimeoutSeconds: 10,
-      Providers: {
-        OpenIdConnect: {
-          Enabled: false,
-          Scheme: 'OpenIdConnect',
-          DisplayName: 'OpenID Connect',
-          Authority: '<authority_url>',
-          ClientId: '',
-          ClientSecret: '',
-          CallbackPath: '/signin-oidc',
-          ResponseType: 'code',
-          ResponseMode: 'query',
-          SaveTokens: true,
-          Scopes: ['openid', 'profile', 'email'],
-          SignOutAtProvider: true,
-        },
-        Saml2: {
-          Enabled: false,
-          Scheme: 'Saml2',
-          DisplayName: 'SAML2',
-          EntityId: '<entity_id_url>',
-          MetadataUrl: '<idp_metadata_url>',
-          ModulePath: '/Saml2/Acs',
-          LoadMetadata: true,
-          RequireSignedAssertions: true,
-          ValidateCertificates: true,
-        },
-        Social1: social('Social1', '/signin-social1', []),
-        Social2: social('Social2', '/signin-social2', ['profile', 'email']),
-        Social3: { ...social('Social3', '/signin-social3', ['profile', 'email']), UserEmailsEndpoint: '' },
-      },
+      // Each provider's own defaults, in the order of its declaration: every one disabled.
+      Providers: Object.fromEntries(providers.map((provider) => [provider.key, structuredClone(provider.defaults)])),
       ClaimsTransformation: { RemoveOriginalClaims: false, Mappings: {} },
     },
     Authorization: {
@@ -65,22 +38,5 @@ export function defaultSettings(): ProjectTemplateSettings {
       Keys: [],
     },
     Logging: { Level: 'info' },
-  };
-}
-
-/** A social provider's defaults: no DisplayName (the vendor's name is shown) and the vendor's own endpoints. */
-function social(scheme: string, callbackPath: string, scopes: string[]): SocialSettings {
-  return {
-    Enabled: false,
-    Scheme: scheme,
-    DisplayName: '',
-    ClientId: '',
-    ClientSecret: '',
-    CallbackPath: callbackPath,
-    Scopes: scopes,
-    SaveTokens: false,
-    AuthorizationEndpoint: '',
-    TokenEndpoint: '',
-    UserInformationEndpoint: '',
   };
 }

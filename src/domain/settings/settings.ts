@@ -1,7 +1,8 @@
 /**
  * The typed `ProjectTemplate` configuration section. Key names are exactly those of
  * the documented rules (docs/authentication-and-authorization.md); keys they do not name (Hosting, Session, Logging and a
- * few provider options) are Gatehouse's own and documented in the README.
+ * few provider options) are Gatehouse's own and documented in the README. Each provider's
+ * own keys are declared by its definition.
  */
 export interface ProviderCommonSettings {
   Enabled: boolean;
@@ -9,62 +10,16 @@ export interface ProviderCommonSettings {
   DisplayName: string;
 }
 
-export interface OpenIdConnectSettings extends ProviderCommonSettings {
-  Authority: string;
-  ClientId: string;
-  ClientSecret: string;
-  CallbackPath: string;
-  ResponseType: string;
-  /** How the provider returns its answer: `query` (a redirect) or `form_post` (a form its page POSTs). */
-  ResponseMode: 'query' | 'form_post';
-  SaveTokens: boolean;
-  Scopes: string[];
-  /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
-  SignOutAtProvider: boolean;
-}
-
-export interface Saml2Settings extends ProviderCommonSettings {
-  EntityId: string;
-  MetadataUrl: string;
-  ModulePath: string;
-  LoadMetadata: boolean;
-  RequireSignedAssertions: boolean;
-  ValidateCertificates: boolean;
-}
-
 /**
- * A social provider: one vendor's OAuth 2.0 sign-in (Social1 Microsoft, Social2 Amazon,
- * Social3 GitHub). An empty `DisplayName` shows the vendor's name; an empty endpoint
- * override means the vendor's production endpoint.
+ * Every provider's section, by its key under `Authentication:Providers`. What a section
+ * holds beyond the common keys is declared by its provider's definition
+ * (src/domain/providers/provider-definition.ts), not here: no layer spells out the list of
+ * providers.
  */
-export interface SocialSettings extends ProviderCommonSettings {
-  ClientId: string;
-  ClientSecret: string;
-  CallbackPath: string;
-  /** Generic names (`profile`, `email`) are translated to the vendor's scopes; others pass verbatim. */
-  Scopes: string[];
-  /** Keep the vendor's tokens server-side after sign-in (Gatehouse's own key; default false: they are dropped). */
-  SaveTokens: boolean;
-  AuthorizationEndpoint: string;
-  TokenEndpoint: string;
-  UserInformationEndpoint: string;
-}
+export type ProvidersSettings = Readonly<Record<string, ProviderCommonSettings>>;
 
-/** Social3 (GitHub) reads the verified email from an endpoint of its own. */
-export interface Social3Settings extends SocialSettings {
-  UserEmailsEndpoint: string;
-}
-
-export interface ProvidersSettings {
-  OpenIdConnect: OpenIdConnectSettings;
-  Saml2: Saml2Settings;
-  Social1: SocialSettings;
-  Social2: SocialSettings;
-  Social3: Social3Settings;
-}
-
-export type ProviderKey = keyof ProvidersSettings;
-export const providerKeys: readonly ProviderKey[] = ['OpenIdConnect', 'Saml2', 'Social1', 'Social2', 'Social3'];
+/** A provider's key under `Authentication:Providers`: `OpenIdConnect`, `Saml2`, `Social1` ... */
+export type ProviderKey = string;
 
 /** Claim mappings: provider claim name -> application claim type. */
 export type ClaimMappings = Record<string, string>;
@@ -72,7 +27,7 @@ export type ClaimMappings = Record<string, string>;
 export interface ClaimsTransformationSettings {
   RemoveOriginalClaims: boolean;
   /** Per provider key, extra mappings added to (or overriding) the built-in tables. */
-  Mappings: Partial<Record<ProviderKey, ClaimMappings>>;
+  Mappings: Readonly<Record<ProviderKey, ClaimMappings>>;
 }
 
 export interface AuthenticationSettings {

@@ -54,7 +54,7 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
   it('reads no session: an old cookie whose record is still in the store signs nobody in and is left alone', async () => {
     const longAgo = Date.now() - 10 * 60_000;
     const old = await signIn(running.gatehouse, adminClaims, { times: { createdAt: longAgo, lastSeenAt: longAgo } });
-    const before = await running.gatehouse.sessionStore.get(sessionStoreKey(old.token));
+    const before = await running.gatehouse.stores.sessions.get(sessionStoreKey(old.token));
     const page = await fetch(`${running.url}/`, { headers: { cookie: old.cookie, accept: 'text/html' } });
     expect(page.status).to.equal(200);
     expect(await page.text()).not.to.contain('Ada Admin');
@@ -62,7 +62,7 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
     expect(admin.status).to.equal(403);
     expect(await admin.json()).to.include({ code: 'auth.disabled' });
     for (const response of [page, admin]) expect(response.headers.getSetCookie()).to.deep.equal([]);
-    expect(await running.gatehouse.sessionStore.get(sessionStoreKey(old.token)), 'not slid').to.deep.equal(before);
+    expect(await running.gatehouse.stores.sessions.get(sessionStoreKey(old.token)), 'not slid').to.deep.equal(before);
   });
 
   it('issues no cookie at all, even on the challenge path', async () => {

@@ -1,3 +1,4 @@
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ async function serve(challengeScheme: string) {
   const access = {
     requireAuthenticatedUserByDefault: true,
     authenticationEnabled: true,
-    policies: builtInPolicies(defaultSettings().Authorization),
+    policies: builtInPolicies(defaultSettings(builtInProviders).Authorization),
   };
   const app = createApp({
     logger: { debug() {}, info() {}, warn() {}, error() {} },

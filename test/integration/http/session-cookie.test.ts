@@ -1,3 +1,4 @@
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -9,7 +10,7 @@ import { defaultSettings } from '../../../src/domain/settings/default-settings.j
 
 /** A Koa app with only the session middleware: `/write` stores a value, `/read` echoes it. */
 async function serve(options: { production: boolean; keys?: string[]; proxy?: boolean }) {
-  const settings = { ...defaultSettings().Session, Keys: options.keys ?? [] };
+  const settings = { ...defaultSettings(builtInProviders).Session, Keys: options.keys ?? [] };
   const app = new Koa({ proxy: options.proxy ?? false });
   app.use(
     sessionMiddleware({

@@ -27,16 +27,16 @@ describe('session cookie and lifetime', () => {
   it('ends a session idle for longer than IdleTimeout, and removes it and its sign-in record from the store', async () => {
     const now = Date.now();
     const { token, cookie, signInRef } = await sessionWith({ createdAt: now - 700_000, lastSeenAt: now - 601_000 });
-    expect(await running.gatehouse.sessionStore.get(`signin:${signInRef}`)).to.not.equal(undefined);
+    expect(await running.gatehouse.stores.sessions.get(`signin:${signInRef}`)).to.not.equal(undefined);
     expect(await status(cookie)).to.equal(401);
-    expect(await running.gatehouse.sessionStore.get(sessionStoreKey(token))).to.equal(undefined);
-    expect(await running.gatehouse.sessionStore.get(`signin:${signInRef}`)).to.equal(undefined);
+    expect(await running.gatehouse.stores.sessions.get(sessionStoreKey(token))).to.equal(undefined);
+    expect(await running.gatehouse.stores.sessions.get(`signin:${signInRef}`)).to.equal(undefined);
   });
 
   it('removes the saved-tokens record of a session that ended by expiry', async () => {
     const now = Date.now();
     const { token, cookie, signInRef } = await sessionWith({ createdAt: now - 3_601_000, lastSeenAt: now - 1000 });
-    const store = running.gatehouse.sessionStore;
+    const store = running.gatehouse.stores.sessions;
     const session = await store.get(sessionStoreKey(token));
     await store.create(`tokens:${signInRef}`, { accessToken: 'sentinel-access-token' }, 60_000);
     await store.replace(sessionStoreKey(token), { ...session, tokensSaved: true }, 60_000);
@@ -54,7 +54,7 @@ describe('session cookie and lifetime', () => {
     const now = Date.now();
     const { token, cookie } = await sessionWith({ createdAt: now - 500_000, lastSeenAt: now - 500_000 });
     expect(await status(cookie)).to.equal(200);
-    const touched = (await running.gatehouse.sessionStore.get(sessionStoreKey(token))) as {
+    const touched = (await running.gatehouse.stores.sessions.get(sessionStoreKey(token))) as {
       lastSeenAt: number;
       createdAt: number;
     };

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { projectTemplateSchema, secretKeyPaths } from '../../../src/adapters/config/schema.js';
 import { createJsonLinesLogger } from '../../../src/adapters/logging/json-lines-logger.js';
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { redactUrl } from '../../../src/adapters/logging/redaction.js';
 import type { LoggingSettings } from '../../../src/domain/settings/settings.js';
 
@@ -8,6 +10,7 @@ function capture(secretValues: string[] = [], level: LoggingSettings['Level'] = 
   const logger = createJsonLinesLogger({
     level,
     secretValues,
+    secretKeyPaths: secretKeyPaths(projectTemplateSchema(builtInProviders)),
     destination: { write: (line: string) => void lines.push(line) },
   });
   return { logger, text: () => lines.join('') };

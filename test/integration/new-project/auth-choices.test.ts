@@ -5,11 +5,11 @@
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { AUTH_CHOICES, keysToSupply } from '../../../scripts/new-project/auth-choices.mjs';
+import { AUTH_CHOICES, keysToSupply, PROVIDER_KEYS } from '../../../scripts/new-project/auth-choices.mjs';
 import { loadConfiguration } from '../../../src/adapters/config/load-configuration.js';
-import { secretKeyPaths } from '../../../src/adapters/config/schema.js';
+import { settingsSchema, type SettingsSchema } from '../../../src/adapters/config/settings-schema.js';
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { checkSettings } from '../../../src/domain/settings/check-settings.js';
-import { providerKeys } from '../../../src/domain/settings/settings.js';
 import { freePort } from '../../../scripts/free-port.js';
 import {
   cleanEnvironment,
@@ -26,9 +26,11 @@ const providerChoices = choices.filter(([, choice]) => choice.provider !== undef
 describe('new project: the keys each --authProvider choice leaves to supply', function () {
   this.timeout(30_000);
   let folder: string;
+  let schema: SettingsSchema;
   const projects = new Map<string, string>();
 
-  before(() => {
+  before(async () => {
+    schema = await settingsSchema(builtInProviders);
     folder = temporaryFolder('choices');
     for (const [name] of choices) {
       const target = join(folder, `${name}-app`);
@@ -40,13 +42,12 @@ describe('new project: the keys each --authProvider choice leaves to supply', fu
 
   for (const [name, choice] of choices) {
     it(`${name}: are exactly what the startup rules report for the generated configuration`, () => {
-      const configuration = loadConfiguration(projects.get(name) ?? '', { NODE_ENV: 'development' });
+      const configuration = loadConfiguration(projects.get(name) ?? '', { NODE_ENV: 'development' }, schema);
       expect(configuration.problems).to.deep.equal([]);
       const problems = checkSettings(configuration.settings, {
         environment: 'development',
         unknownKeys: configuration.unknownKeys,
-        // Every adapter counted as available: what is compared is the required keys, not this build.
-        availableProviders: providerKeys,
+        providers: builtInProviders,
         isRoutedPath: () => false,
       });
       const reported = problems.filter((p) => p.severity === 'error').map((p) => p.key);
@@ -58,8 +59,15 @@ describe('new project: the keys each --authProvider choice leaves to supply', fu
     });
   }
 
+  it('offer one choice for every provider this build ships, and none for a provider it does not', () => {
+    const offered = providerChoices.map(([, choice]) => choice.provider);
+    const shipped = builtInProviders.map((provider) => provider.key);
+    expect(offered).to.have.members(shipped);
+    expect([...PROVIDER_KEYS]).to.have.members(shipped);
+  });
+
   it('mark as secret exactly the keys the settings schema declares secret', () => {
-    const secrets = secretKeyPaths().map((path) => ['ProjectTemplate', ...path].join(':'));
+    const secrets = schema.secretKeyPaths.map((path) => ['ProjectTemplate', ...path].join(':'));
     for (const [name, choice] of providerChoices) {
       for (const key of keysToSupply(choice))
         expect(key.secret, `${name}: ${key.key}`).to.equal(secrets.includes(key.key));

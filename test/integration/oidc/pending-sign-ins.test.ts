@@ -45,7 +45,7 @@ describe('pending sign-ins: bounded apart from signed-in users, and limited per 
       expect(response.headers.getSetCookie().join(';')).not.to.contain('gatehouse.sid=');
     }
     expect((await asUser()).status, 'still signed in').to.equal(200);
-    const pending = app.gatehouse.pendingSignInStore as MemorySessionStore;
+    const pending = app.gatehouse.stores.pendingSignIns as MemorySessionStore;
     expect(pending.size, 'pending sign-ins stay within MaxPendingSignIns').to.be.at.most(50);
   });
 

@@ -111,7 +111,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     await victim.signIn(app.url, 'admin');
     const issued = victim.sessionToken(app.url);
     expect(issued).to.have.length(43).and.not.equal(planted);
-    expect(await app.gatehouse.sessionStore.get(sessionStoreKey(planted))).to.equal(undefined);
+    expect(await app.gatehouse.stores.sessions.get(sessionStoreKey(planted))).to.equal(undefined);
     const asAttacker = await fetch(`${app.url}/`, {
       headers: { cookie: `gatehouse.sid=${planted}` },
       redirect: 'manual',
@@ -142,15 +142,15 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     const sessionKey = sessionStoreKey(browser.sessionToken(app.url) ?? '');
     const before = await storedTokens(app, browser);
     expect(before?.tokens.refreshToken).to.be.a('string');
-    const session = (await app.gatehouse.sessionStore.get(sessionKey)) ?? {};
-    await app.gatehouse.sessionStore.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+    const session = (await app.gatehouse.stores.sessions.get(sessionKey)) ?? {};
+    await app.gatehouse.stores.sessions.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
 
     const responses = await Promise.all([1, 2, 3, 4].map(() => browser.get(`${app.url}/api/app-info`)));
     expect(responses.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
     const after = await storedTokens(app, browser);
     expect(after?.key).to.equal(before?.key);
     expect(after?.tokens.accessToken).not.to.equal(before?.tokens.accessToken);
-    expect((await app.gatehouse.sessionStore.get(sessionKey))?.tokensExpireAt).to.be.greaterThan(Date.now());
+    expect((await app.gatehouse.stores.sessions.get(sessionKey))?.tokensExpireAt).to.be.greaterThan(Date.now());
     expect(app.logs.join('\n')).not.to.contain('token refresh refused');
   });
 
@@ -159,8 +159,8 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     await browser.signIn(app.url, 'admin');
     const sessionKey = sessionStoreKey(browser.sessionToken(app.url) ?? '');
     const before = await storedTokens(app, browser);
-    const session = (await app.gatehouse.sessionStore.get(sessionKey)) ?? {};
-    await app.gatehouse.sessionStore.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+    const session = (await app.gatehouse.stores.sessions.get(sessionKey)) ?? {};
+    await app.gatehouse.stores.sessions.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
 
     idp.stalled = true;
     try {
@@ -170,7 +170,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       idp.stalled = false;
     }
     expect((await storedTokens(app, browser))?.tokens, 'kept as they were').to.deep.equal(before?.tokens);
-    expect((await app.gatehouse.sessionStore.get(sessionKey))?.tokensSaved).to.equal(true);
+    expect((await app.gatehouse.stores.sessions.get(sessionKey))?.tokensSaved).to.equal(true);
     expect(app.logs.join('\n')).to.contain('token refresh failed; saved tokens kept');
 
     expect((await browser.get(`${app.url}/api/app-info`)).status).to.equal(200);
@@ -189,8 +189,8 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     await browser.signIn(app.url, 'user');
     const second = await storedSession(app, browser);
     expect(second?.signIn).to.be.a('string').and.not.equal(first?.signIn);
-    expect(await app.gatehouse.sessionStore.get(`signin:${String(first?.signIn)}`)).to.equal(undefined);
-    expect(await app.gatehouse.sessionStore.get(firstTokens?.key ?? 'missing')).to.equal(undefined);
+    expect(await app.gatehouse.stores.sessions.get(`signin:${String(first?.signIn)}`)).to.equal(undefined);
+    expect(await app.gatehouse.stores.sessions.get(firstTokens?.key ?? 'missing')).to.equal(undefined);
     expect((await storedTokens(app, browser))?.tokens.accessToken).to.be.a('string');
     expect((await browser.get(`${app.url}/api/app-info`)).status).to.equal(200);
   });
@@ -209,8 +209,8 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     expect(location.origin).to.equal(new URL(idp.issuer).origin);
     expect(location.searchParams.get('id_token_hint')).to.be.a('string');
     expect(location.searchParams.get('post_logout_redirect_uri')).to.equal(`${app.url}/`);
-    expect(await app.gatehouse.sessionStore.get(saved?.key ?? 'missing')).to.equal(undefined);
-    expect(await app.gatehouse.sessionStore.get(`signin:${signInRef}`)).to.equal(undefined);
+    expect(await app.gatehouse.stores.sessions.get(saved?.key ?? 'missing')).to.equal(undefined);
+    expect(await app.gatehouse.stores.sessions.get(`signin:${signInRef}`)).to.equal(undefined);
     const replay = await fetch(`${app.url}/`, { headers: { cookie: oldCookie }, redirect: 'manual' });
     expect(replay.status).to.equal(302);
     expect(replay.headers.get('location')).to.match(/^\/Account\/Login/);

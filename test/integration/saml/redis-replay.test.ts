@@ -41,7 +41,7 @@ else
         idp.answer(firstRequest, SP_ENTITY_ID, { assertion: { assertionId } }),
       );
       expect(accepted.status).to.equal(302);
-      expect(await b.gatehouse.sessionStore.get(replayKey(idp.entityId, assertionId))).to.deep.equal({});
+      expect(await b.gatehouse.stores.sessions.get(replayKey(idp.entityId, assertionId))).to.deep.equal({});
 
       // Another browser signs in through B; the identity provider's answer reuses the ID.
       const second = new SamlBrowser();

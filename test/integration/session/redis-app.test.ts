@@ -93,7 +93,7 @@ else
         const cookie = browser.jar.header(a.url) ?? '';
         const bUrl = `http://127.0.0.1:${new URL(b.url).port}`;
         const sessionKey = sessionStoreKey(browser.sessionToken(a.url) ?? '');
-        const store = a.gatehouse.sessionStore;
+        const store = a.gatehouse.stores.sessions;
         const expireTokens = async () =>
           store.replace(
             sessionKey,

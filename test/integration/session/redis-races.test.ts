@@ -52,7 +52,7 @@ else
         const asUser = (url: string) => fetch(`${url}/api/app-info`, { headers: { cookie: user.cookie } });
         expect((await asUser(b.url)).status, 'B has decoded the sign-in').to.equal(200);
         const twoMinutesAgoAgain = { signIn: user.signInRef, createdAt: twoMinutesAgo, lastSeenAt: twoMinutesAgo };
-        await a.gatehouse.sessionStore.replace(sessionStoreKey(user.token), twoMinutesAgoAgain, 60_000);
+        await a.gatehouse.stores.sessions.replace(sessionStoreKey(user.token), twoMinutesAgoAgain, 60_000);
 
         const inside = new Promise<void>((resolve) => (entered = resolve));
         const inFlight = fetch(`${b.url}/api/app-info/manage`, { headers: { cookie: user.cookie } });
@@ -67,7 +67,9 @@ else
         release();
         expect((await inFlight).status, 'the request in flight ends as it began').to.equal(200);
 
-        expect(await a.gatehouse.sessionStore.get(sessionStoreKey(user.token)), 'not brought back').to.equal(undefined);
+        expect(await a.gatehouse.stores.sessions.get(sessionStoreKey(user.token)), 'not brought back').to.equal(
+          undefined,
+        );
         expect((await asUser(a.url)).status).to.equal(401);
         expect((await asUser(b.url)).status, 'B does not use its decoded copy').to.equal(401);
       });
@@ -120,13 +122,13 @@ else
         // The browser holds a session id of its own already (an attacker may have planted one).
         const planted = await signIn(app.gatehouse, [['application:subject', 'someone-else']]);
         browser.jar.store(app.url, new Response(null, { headers: { 'set-cookie': planted.cookie } }));
-        const before = await app.gatehouse.sessionStore.get(sessionStoreKey(planted.token));
+        const before = await app.gatehouse.stores.sessions.get(sessionStoreKey(planted.token));
 
         const response = await browser.signIn(app.url, 'admin');
         expect(response.status).to.equal(503);
         expect(await response.text()).to.contain('<code>session.store_unavailable</code>');
         expect(response.headers.getSetCookie().join(';')).not.to.contain('gatehouse.sid=');
-        expect(await app.gatehouse.sessionStore.get(sessionStoreKey(planted.token))).to.deep.equal(before);
+        expect(await app.gatehouse.stores.sessions.get(sessionStoreKey(planted.token))).to.deep.equal(before);
         const home = await (await browser.get(`${app.url}/`, { accept: 'text/html' })).text();
         expect(home).not.to.contain('Ada Admin');
         const keys = await admin.keys(`${prefix}signin:*`);

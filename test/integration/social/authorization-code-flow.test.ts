@@ -6,20 +6,24 @@
 import { expect } from 'chai';
 import { startGitHubShapedServer } from '../../../scripts/vendor-servers/github-oauth-apps.js';
 import type { VendorServer } from '../../../scripts/vendor-servers/vendor-server.js';
-import { GitHubIdentityProvider } from '../../../src/adapters/github/github-identity-provider.js';
-import type { CallbackMessage, FlowSecrets } from '../../../src/application/ports/identity-provider.js';
+import { social3 } from '../../../src/adapters/github/social3.js';
+import type {
+  CallbackMessage,
+  FlowSecrets,
+  IdentityProvider,
+} from '../../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
-import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
 import { isGatehouseError } from '../../../src/domain/errors.js';
-import { FixedClock } from '../../support/fixed-clock.js';
+import { adapterOf } from '../../support/adapter-of.js';
 
-const REDIRECT_URI = 'http://127.0.0.1:9/signin-social3';
+const PUBLIC_ORIGIN = 'http://127.0.0.1:9';
+const REDIRECT_URI = `${PUBLIC_ORIGIN}/signin-social3`;
 const SECRET = 'SENTINEL-github-secret-0b7e';
 
 describe('the shared authorization code flow refuses before the token endpoint', function () {
   this.timeout(10_000);
   let server: VendorServer;
-  let provider: GitHubIdentityProvider;
+  let provider: IdentityProvider;
   const warnings: object[] = [];
   const logger: Logger = { debug() {}, info() {}, warn: (fields) => void warnings.push(fields), error() {} };
 
@@ -27,11 +31,9 @@ describe('the shared authorization code flow refuses before the token endpoint',
     server = await startGitHubShapedServer({
       clients: [{ clientId: 'client', clientSecret: SECRET, redirectUris: [REDIRECT_URI] }],
     });
-    provider = new GitHubIdentityProvider({
-      key: 'Social3',
-      settings: {
-        ...defaultSettings().Authentication.Providers.Social3,
-        Enabled: true,
+    provider = await adapterOf(
+      social3,
+      {
         ClientId: 'client',
         ClientSecret: SECRET,
         AuthorizationEndpoint: server.endpoints.authorization,
@@ -39,11 +41,8 @@ describe('the shared authorization code flow refuses before the token endpoint',
         UserInformationEndpoint: server.endpoints.userInformation,
         UserEmailsEndpoint: server.endpoints.userEmails ?? '',
       },
-      redirectUri: REDIRECT_URI,
-      timeoutMs: 1000,
-      logger,
-      clock: new FixedClock(),
-    });
+      { publicOrigin: PUBLIC_ORIGIN, logger },
+    );
   });
   after(() => server.close());
 

@@ -102,12 +102,12 @@ for (const vendor of SOCIAL_VENDORS) {
 
     it("drops the vendor's access token after sign-in (SaveTokens is off by default)", async () => {
       const { jar } = await signIn('admin');
-      const session = await run.app.gatehouse.sessionStore.get(
+      const session = await run.app.gatehouse.stores.sessions.get(
         sessionStoreKey(SESSION.exec(jar.header(run.app.url) ?? '')?.[1] ?? ''),
       );
       expect(session?.signIn).to.be.a('string');
       expect(session?.tokensSaved).to.equal(undefined);
-      expect(await run.app.gatehouse.sessionStore.get(`tokens:${String(session?.signIn)}`)).to.equal(undefined);
+      expect(await run.app.gatehouse.stores.sessions.get(`tokens:${String(session?.signIn)}`)).to.equal(undefined);
     });
 
     it('answers a POST at the callback path with 405 (an OAuth redirect answer is a GET), reading no body', async () => {

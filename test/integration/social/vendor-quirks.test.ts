@@ -227,7 +227,7 @@ describe('SaveTokens=true keeps the vendor token server-side (Amazon, which issu
   it('saves the access and refresh tokens in their own record, never in the cookie, and refreshes an expired one', async () => {
     const { jar, callback } = await signIn(run);
     const sessionKey = sessionStoreKey(/gatehouse\.sid=([^;]+)/.exec(jar.header(run.app.url) ?? '')?.[1] ?? '');
-    const store = run.app.gatehouse.sessionStore;
+    const store = run.app.gatehouse.stores.sessions;
     const session = (await store.get(sessionKey)) ?? {};
     expect(session.tokensSaved).to.equal(true);
     const saved = await store.get(`tokens:${String(session.signIn)}`);

@@ -1,40 +1,20 @@
 import { expect } from 'chai';
-import { AmazonIdentityProvider } from '../../../src/adapters/amazon/amazon-identity-provider.js';
-import { GitHubIdentityProvider } from '../../../src/adapters/github/github-identity-provider.js';
-import { MicrosoftIdentityProvider } from '../../../src/adapters/microsoft/microsoft-identity-provider.js';
-import type { IdentityProvider } from '../../../src/application/ports/identity-provider.js';
+import { social2 } from '../../../src/adapters/amazon/social2.js';
+import { social3 } from '../../../src/adapters/github/social3.js';
+import { social1 } from '../../../src/adapters/microsoft/social1.js';
 import { vendorScopes } from '../../../src/adapters/oauth2/vendor-scopes.js';
-import type { Logger } from '../../../src/application/ports/logger.js';
-import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
-import { FixedClock } from '../../support/fixed-clock.js';
+import type { IdentityProvider } from '../../../src/application/ports/identity-provider.js';
+import { adapterOf } from '../../support/adapter-of.js';
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const RECORDS = { Social1: social1, Social2: social2, Social3: social3 };
 
-/** The adapter of a provider with the given Scopes, built as bootstrap builds it (constructing contacts nobody). */
-function adapter(key: 'Social1' | 'Social2' | 'Social3', scopes: string[]): IdentityProvider {
-  const settings = {
-    ...defaultSettings().Authentication.Providers[key],
-    Enabled: true,
-    ClientId: 'id',
-    ClientSecret: 'secret',
-    Scopes: scopes,
-    UserEmailsEndpoint: '',
-  };
-  const options = {
-    key,
-    settings,
-    redirectUri: 'https://app.example.com/cb',
-    timeoutMs: 1000,
-    logger: silent,
-    clock: new FixedClock(0),
-  };
-  if (key === 'Social1') return new MicrosoftIdentityProvider(options);
-  if (key === 'Social2') return new AmazonIdentityProvider(options);
-  return new GitHubIdentityProvider(options);
+/** The adapter of a provider with the given Scopes, built from its record as bootstrap builds it (constructing contacts nobody). */
+function adapter(key: 'Social1' | 'Social2' | 'Social3', scopes: string[]): Promise<IdentityProvider> {
+  return adapterOf(RECORDS[key], { ClientId: 'id', ClientSecret: 'secret', Scopes: scopes });
 }
 
 async function requested(key: 'Social1' | 'Social2' | 'Social3', scopes: string[]) {
-  const url = new URL((await adapter(key, scopes).beginChallenge()).redirectUrl);
+  const url = new URL((await (await adapter(key, scopes)).beginChallenge()).redirectUrl);
   return { endpoint: `${url.origin}${url.pathname}`, scope: url.searchParams.get('scope') };
 }
 
@@ -82,9 +62,11 @@ describe("the vendors' production endpoints, when no override is configured", ()
     });
   }
 
-  it('shows the vendor name when DisplayName is empty, the configured one otherwise', () => {
-    expect(adapter('Social1', []).info.displayName).to.equal('Microsoft');
-    expect(adapter('Social2', []).info.displayName).to.equal('Amazon');
-    expect(adapter('Social3', []).info.displayName).to.equal('GitHub');
+  it('shows the vendor name when DisplayName is empty, the configured one otherwise', async () => {
+    expect((await adapter('Social1', [])).info.displayName).to.equal('Microsoft');
+    expect((await adapter('Social2', [])).info.displayName).to.equal('Amazon');
+    expect((await adapter('Social3', [])).info.displayName).to.equal('GitHub');
+    const named = await adapterOf(social3, { ClientId: 'id', ClientSecret: 'secret', DisplayName: 'Company GitHub' });
+    expect(named.info.displayName).to.equal('Company GitHub');
   });
 });

@@ -1,3 +1,4 @@
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { HealthCheck } from '../../../src/application/ports/health-check.js';
@@ -16,7 +17,7 @@ const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 describe('RefreshTokens', () => {
   const tokens: SessionTokens = { accessToken: 'a', refreshToken: 'r', expiresAt: 0 };
   const settings = (httpTimeoutSeconds = 10) => {
-    const defaults = defaultSettings();
+    const defaults = defaultSettings(builtInProviders);
     return { ...defaults, Authentication: { ...defaults.Authentication, HttpTimeoutSeconds: httpTimeoutSeconds } };
   };
   /** One process's RefreshTokens; processes made from one store share it, as instances share Redis. */

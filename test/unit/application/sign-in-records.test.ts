@@ -1,3 +1,4 @@
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
 import { SignInRecords } from '../../../src/application/sign-in/sign-in-records.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
@@ -16,7 +17,7 @@ const ada: Principal = {
 
 /** Settings whose absolute lifetime (the records' time-to-live) is one minute. */
 function oneMinuteSessions() {
-  const settings = defaultSettings();
+  const settings = defaultSettings(builtInProviders);
   settings.Session.AbsoluteLifetime = 60;
   return settings;
 }

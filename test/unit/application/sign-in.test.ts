@@ -1,3 +1,4 @@
+import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
 import type { CallbackMessage } from '../../../src/application/ports/identity-provider.js';
@@ -29,7 +30,16 @@ describe('BeginSignIn and CompleteSignIn', () => {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
     begin = new BeginSignIn([provider], pending, flows, clock, settings);
-    complete = new CompleteSignIn([provider], flows, signIns, new SavedTokens(store, settings), clock, quiet, settings);
+    complete = new CompleteSignIn(
+      [provider],
+      flows,
+      signIns,
+      new SavedTokens(store, settings),
+      clock,
+      quiet,
+      settings,
+      builtInProviders,
+    );
   }
 
   beforeEach(() => {
@@ -37,7 +47,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
     store = new MemorySessionStore({ maxEntries: 100, clock });
     pending = new MemorySessionStore({ maxEntries: 100, clock });
     provider = new FakeIdentityProvider();
-    settings = defaultSettings();
+    settings = defaultSettings(builtInProviders);
     compose();
   });
 

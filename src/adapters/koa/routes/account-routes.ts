@@ -4,6 +4,7 @@ import { allowAnonymous, authorize } from '../../../domain/authorization/endpoin
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import { verifyAntiForgery } from '../anti-forgery.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 import { singleQuery } from '../query.js';
 import { readForm, singleField } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
@@ -23,7 +24,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
   return [
     {
       method: 'GET',
-      path: '/Account/Login',
+      path: RoutePaths.login,
       metadata: allowAnonymous(),
       handler: async (ctx) => {
         const returnUrl = validateReturnUrl(singleQuery(ctx, 'returnUrl'));
@@ -43,7 +44,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
     },
     {
       method: 'POST',
-      path: '/Account/Logout',
+      path: RoutePaths.logout,
       metadata: authorize(),
       handler: async (ctx) => {
         const form = await readForm(ctx);
@@ -64,7 +65,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
     },
     {
       method: 'GET',
-      path: '/Account/AccessDenied',
+      path: RoutePaths.accessDenied,
       metadata: allowAnonymous(),
       // Anonymous and redirect-free, so failure handling can never loop.
       handler: async (ctx) => {

@@ -3,6 +3,7 @@ import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import type { AuthorizationSettings, SessionSettings } from '../../../domain/settings/settings.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 import { administratorAppInfo, type AppInfo } from './app-info-routes.js';
 
 export interface AdminRouteDeps {
@@ -25,7 +26,7 @@ export function adminRoutes(deps: AdminRouteDeps): Endpoint[] {
   return [
     {
       method: 'GET',
-      path: '/Admin',
+      path: RoutePaths.admin,
       metadata: authorize(PolicyNames.AdministratorRole),
       handler: async (ctx) => {
         const info = administratorAppInfo(deps.info, deps.now());

@@ -3,6 +3,7 @@ import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import type { Environment } from '../../../domain/settings/settings.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 import { sendJson } from '../json-answer.js';
 import { sendProblem } from '../problem-details.js';
 
@@ -38,14 +39,14 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
   return [
     {
       method: 'GET',
-      path: '/api/app-info',
+      path: RoutePaths.appInfo,
       handler: (ctx) => {
         sendJson(ctx, summary());
       },
     },
     {
       method: 'GET',
-      path: '/api/app-info/admin',
+      path: RoutePaths.appInfoAdmin,
       metadata: authorize(PolicyNames.AdministratorRole),
       handler: (ctx) => {
         sendJson(ctx, administratorAppInfo(deps.info, deps.now()));
@@ -53,7 +54,7 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
     },
     {
       method: 'GET',
-      path: '/api/app-info/manage',
+      path: RoutePaths.appInfoManage,
       metadata: authorize(PolicyNames.ManageApplicationPermission),
       handler: async (ctx) => {
         const principal = ctx.state.principal;

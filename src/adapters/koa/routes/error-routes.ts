@@ -1,5 +1,6 @@
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 import { renderError } from '../render-error.js';
 
 /**
@@ -10,7 +11,7 @@ export function errorRoutes(): Endpoint[] {
   return [
     {
       method: 'GET',
-      path: '/Home/Error{/:statusCode}',
+      path: RoutePaths.error,
       metadata: allowAnonymous(),
       handler: async (ctx) => {
         const raw = ctx.params.statusCode;

@@ -2,6 +2,7 @@ import { randomToken } from '../../../application/random-token.js';
 import type { BeginSignIn } from '../../../application/use-cases/begin-sign-in.js';
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 import type { FlowBindingCookie } from '../flow-binding-cookie.js';
 import { singleQuery } from '../query.js';
 
@@ -15,7 +16,7 @@ export function externalRoutes(deps: { beginSignIn: BeginSignIn; flowBinding: Fl
   return [
     {
       method: 'GET',
-      path: '/External/Challenge',
+      path: RoutePaths.challenge,
       metadata: allowAnonymous(),
       handler: async (ctx) => {
         const scheme = singleQuery(ctx, 'provider');

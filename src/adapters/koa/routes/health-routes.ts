@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { CheckReadiness } from '../../../application/use-cases/check-readiness.js';
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 import { sendJson } from '../json-answer.js';
 
 /**
@@ -22,15 +23,15 @@ export function healthRoutes(readiness: CheckReadiness): Endpoint[] {
   });
   return [
     // Liveness checks nothing outside the process: a Redis outage must not restart every replica.
-    probe('/health/live', (ctx) => {
+    probe(RoutePaths.healthLive, (ctx) => {
       sendJson(ctx, { status: 'live' });
     }),
-    probe('/health/ready', async (ctx) => {
+    probe(RoutePaths.healthReady, async (ctx) => {
       const report = await readiness.execute();
       ctx.status = report.ready ? 200 : 503;
       sendJson(ctx, { status: report.ready ? 'ready' : 'unavailable', checks: report.checks });
     }),
-    probe('/health', async (ctx) => {
+    probe(RoutePaths.health, async (ctx) => {
       const report = await readiness.execute();
       ctx.status = report.ready ? 200 : 503;
       sendJson(ctx, { status: report.ready ? 'healthy' : 'unhealthy', checks: { live: 'up', ...report.checks } });

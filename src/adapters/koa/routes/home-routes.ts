@@ -4,13 +4,14 @@ import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
 import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js';
 import type { Endpoint } from '../endpoint.js';
+import { RoutePaths } from './route-paths.js';
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
 export function homeRoutes(deps: { policies: PolicyRegistry; providers: readonly IdentityProviderInfo[] }): Endpoint[] {
   return [
     {
       method: 'GET',
-      path: '/',
+      path: RoutePaths.home,
       handler: async (ctx) => {
         const principal = ctx.state.principal;
         const satisfied = satisfiedPolicies(deps.policies, principal);

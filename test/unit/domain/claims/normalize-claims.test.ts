@@ -1,11 +1,25 @@
 import { expect } from 'chai';
 import { SamlAttributeOids, SamlClaimUris } from '../../../../src/domain/claims/claim-mappings.js';
 import { ClaimTypes } from '../../../../src/domain/claims/claim-types.js';
-import { narrowClaimValues, normalizeClaims, PROTOCOL_CLAIMS } from '../../../../src/domain/claims/normalize-claims.js';
+import {
+  narrowClaimValues,
+  normalizeClaims,
+  PROTOCOL_CLAIMS,
+  type NormalizeClaimsInput,
+} from '../../../../src/domain/claims/normalize-claims.js';
+import { builtInProviders } from '../../../../src/bootstrap/provider-catalogue.js';
 import type { Claim, Principal } from '../../../../src/domain/claims/principal.js';
 import type { ProviderKey } from '../../../../src/domain/settings/settings.js';
 
 const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
+
+/** normalizeClaims with the built-in table of a provider this build ships. */
+function normalizeAs(input: Omit<NormalizeClaimsInput, 'builtInMappings'> & { provider: ProviderKey }): Principal {
+  const { provider, ...rest } = input;
+  const record = builtInProviders.find((candidate) => candidate.key === provider);
+  if (!record) throw new Error(`no built-in provider ${provider}`);
+  return normalizeClaims({ ...rest, builtInMappings: record.claimMappings });
+}
 
 /** `type=value` of the application claims, sorted: what policies will see. */
 function applicationClaims(principal: Principal): string[] {
@@ -193,7 +207,7 @@ describe('normalizeClaims', () => {
   describe('per-provider mapping tables', () => {
     for (const { label, provider, claims, expected } of providerCases) {
       it(label, () => {
-        const principal = normalizeClaims({ provider, scheme: provider, claims, removeOriginalClaims: true });
+        const principal = normalizeAs({ provider, scheme: provider, claims, removeOriginalClaims: true });
         expect(applicationClaims(principal)).to.deep.equal(expected);
       });
     }
@@ -203,7 +217,7 @@ describe('normalizeClaims', () => {
     const claims = { sub: 'u1', name: 'Ada', locale: 'en' };
 
     it('keeps them under their own type, issued by the scheme, by default', () => {
-      const principal = normalizeClaims({
+      const principal = normalizeAs({
         provider: 'OpenIdConnect',
         scheme: 'corp-oidc',
         claims,
@@ -222,7 +236,7 @@ describe('normalizeClaims', () => {
     });
 
     it('removes them when RemoveOriginalClaims is true', () => {
-      const principal = normalizeClaims({
+      const principal = normalizeAs({
         provider: 'OpenIdConnect',
         scheme: 'corp-oidc',
         claims,
@@ -240,7 +254,7 @@ describe('normalizeClaims', () => {
   describe('protocol claims', () => {
     for (const type of PROTOCOL_CLAIMS) {
       it(`drops ${type}, even when kept originals and a configured mapping would keep it`, () => {
-        const principal = normalizeClaims({
+        const principal = normalizeAs({
           provider: 'OpenIdConnect',
           scheme: 'OpenIdConnect',
           claims: { sub: 'u1', [type]: 'value' },
@@ -300,7 +314,7 @@ describe('normalizeClaims', () => {
     ];
     for (const [label, provider, claims, extraMappings, expected] of cases) {
       it(label, () => {
-        const principal = normalizeClaims({
+        const principal = normalizeAs({
           provider,
           scheme: provider,
           claims,
@@ -314,7 +328,7 @@ describe('normalizeClaims', () => {
 
   describe('application claims in the input', () => {
     it('pass through unchanged and are not mapped again', () => {
-      const principal = normalizeClaims({
+      const principal = normalizeAs({
         provider: 'OpenIdConnect',
         scheme: 'OpenIdConnect',
         claims: { [Role]: 'Reader', [Name]: 'Ada', preferred_username: 'ada' },
@@ -334,8 +348,8 @@ describe('normalizeClaims', () => {
         for (const extraMappings of extras) {
           it(`${label} (RemoveOriginalClaims ${removeOriginalClaims}, ${extraMappings ? 'with' : 'without'} configured mappings)`, () => {
             const options = { provider, scheme: `${provider}-scheme`, extraMappings, removeOriginalClaims };
-            const once = normalizeClaims({ ...options, claims: { ...claims, locale: 'en' } });
-            const twice = normalizeClaims({ ...options, claims: asRawClaims(once) });
+            const once = normalizeAs({ ...options, claims: { ...claims, locale: 'en' } });
+            const twice = normalizeAs({ ...options, claims: asRawClaims(once) });
             expect(sorted(twice.claims)).to.deep.equal(sorted(once.claims));
             expect(new Set(sorted(once.claims)).size).to.equal(once.claims.length);
           });

@@ -1,3 +1,5 @@
+import { sectionsOf } from '../../../support/provider-sections.js';
+import { builtInProviders } from '../../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
 import {
   checkSettings,
@@ -6,25 +8,25 @@ import {
 } from '../../../../src/domain/settings/check-settings.js';
 import { defaultSettings } from '../../../../src/domain/settings/default-settings.js';
 import type { SettingsProblem } from '../../../../src/domain/settings/problem.js';
-import type { Environment, ProjectTemplateSettings, ProviderKey } from '../../../../src/domain/settings/settings.js';
+import type { Environment, ProjectTemplateSettings } from '../../../../src/domain/settings/settings.js';
 
 const OIDC = 'ProjectTemplate:Authentication:Providers:OpenIdConnect';
 const context = (overrides: Partial<SettingsContext> = {}): SettingsContext => ({
   environment: 'development',
   unknownKeys: [],
-  availableProviders: ['OpenIdConnect'] as ProviderKey[],
+  providers: builtInProviders,
   isRoutedPath: (path) => ['/Account/Login', '/'].includes(path),
   ...overrides,
 });
 
 function withSettings(change: (s: ProjectTemplateSettings) => void): ProjectTemplateSettings {
-  const settings = defaultSettings();
+  const settings = defaultSettings(builtInProviders);
   change(settings);
   return settings;
 }
 
 function enableOidc(s: ProjectTemplateSettings) {
-  Object.assign(s.Authentication.Providers.OpenIdConnect, {
+  Object.assign(sectionsOf(s).OpenIdConnect, {
     Enabled: true,
     Authority: 'https://login.example.com',
     ClientId: 'gatehouse',
@@ -37,15 +39,15 @@ const errorKeys = (problems: SettingsProblem[]) => errors(problems).map((p) => p
 
 describe('checkSettings', () => {
   it('accepts the defaults: cookie authentication on, every provider off', () => {
-    const settings = defaultSettings();
+    const settings = defaultSettings(builtInProviders);
     expect(checkSettings(settings, context())).to.deep.equal([]);
     expect(registeredProviders(settings)).to.deep.equal([]);
   });
 
   it('does not validate disabled providers, which may keep placeholders', () => {
     const settings = withSettings((s) => {
-      s.Authentication.Providers.OpenIdConnect.Authority = '<authority_url>';
-      s.Authentication.Providers.Saml2.MetadataUrl = 'not a url';
+      sectionsOf(s).OpenIdConnect.Authority = '<authority_url>';
+      sectionsOf(s).Saml2.MetadataUrl = 'not a url';
     });
     expect(checkSettings(settings, context())).to.deep.equal([]);
   });
@@ -54,7 +56,7 @@ describe('checkSettings', () => {
     const settings = withSettings((s) => {
       s.Authentication.Enabled = false;
       s.Authorization.RequireAuthenticatedUserByDefault = false;
-      s.Authentication.Providers.OpenIdConnect.Enabled = true;
+      sectionsOf(s).OpenIdConnect.Enabled = true;
     });
     expect(registeredProviders(settings)).to.deep.equal([]);
     expect(errors(checkSettings(settings, context()))).to.deep.equal([]);
@@ -62,8 +64,8 @@ describe('checkSettings', () => {
 
   it('reports every missing OpenID Connect value at once, naming the full keys', () => {
     const settings = withSettings((s) => {
-      s.Authentication.Providers.OpenIdConnect.Enabled = true;
-      s.Authentication.Providers.OpenIdConnect.CallbackPath = '';
+      sectionsOf(s).OpenIdConnect.Enabled = true;
+      sectionsOf(s).OpenIdConnect.CallbackPath = '';
     });
     expect(errorKeys(checkSettings(settings, context()))).to.have.members([
       `${OIDC}:Authority`,
@@ -76,7 +78,7 @@ describe('checkSettings', () => {
   it('says when the Authority still holds the starter placeholder', () => {
     const settings = withSettings((s) => {
       enableOidc(s);
-      s.Authentication.Providers.OpenIdConnect.Authority = '<authority_url>';
+      sectionsOf(s).OpenIdConnect.Authority = '<authority_url>';
     });
     const [problem] = errors(checkSettings(settings, context()));
     expect(problem?.key).to.equal(`${OIDC}:Authority`);
@@ -96,7 +98,7 @@ describe('checkSettings', () => {
     it(`${accepted ? 'accepts' : 'rejects'} Authority ${authority} in ${environment}`, () => {
       const settings = withSettings((s) => {
         enableOidc(s);
-        s.Authentication.Providers.OpenIdConnect.Authority = authority;
+        sectionsOf(s).OpenIdConnect.Authority = authority;
         s.Hosting.PublicOrigin = 'https://app.example.com';
       });
       const keys = errorKeys(checkSettings(settings, context({ environment })));
@@ -107,8 +109,8 @@ describe('checkSettings', () => {
   it('never puts a configured secret value in any message', () => {
     const settings = withSettings((s) => {
       enableOidc(s);
-      s.Authentication.Providers.OpenIdConnect.ClientId = '';
-      s.Authentication.Providers.OpenIdConnect.ResponseType = 'id_token';
+      sectionsOf(s).OpenIdConnect.ClientId = '';
+      sectionsOf(s).OpenIdConnect.ResponseType = 'id_token';
     });
     const problems = checkSettings(settings, context());
     expect(problems.length).to.be.greaterThan(1);
@@ -118,7 +120,7 @@ describe('checkSettings', () => {
   it('rejects implicit and hybrid response types', () => {
     const settings = withSettings((s) => {
       enableOidc(s);
-      s.Authentication.Providers.OpenIdConnect.ResponseType = 'code id_token';
+      sectionsOf(s).OpenIdConnect.ResponseType = 'code id_token';
     });
     expect(errorKeys(checkSettings(settings, context()))).to.deep.equal([`${OIDC}:ResponseType`]);
   });
@@ -172,19 +174,19 @@ describe('checkSettings', () => {
   it('rejects two providers with the same scheme, or a provider named like the cookie scheme', () => {
     const settings = withSettings((s) => {
       enableOidc(s);
-      s.Authentication.Providers.OpenIdConnect.Scheme = 'cookies';
+      sectionsOf(s).OpenIdConnect.Scheme = 'cookies';
     });
     expect(errorKeys(checkSettings(settings, context()))).to.include(`${OIDC}:Scheme`);
     const two = withSettings((s) => {
       enableOidc(s);
-      Object.assign(s.Authentication.Providers.Social1, {
+      Object.assign(sectionsOf(s).Social1, {
         Enabled: true,
         ClientId: 'a',
         ClientSecret: 'b',
         Scheme: 'OpenIdConnect',
       });
     });
-    const keys = errorKeys(checkSettings(two, context({ availableProviders: ['OpenIdConnect', 'Social1'] })));
+    const keys = errorKeys(checkSettings(two, context()));
     expect(keys).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social1:Scheme']);
   });
 
@@ -201,10 +203,10 @@ describe('checkSettings', () => {
     it(`checks CallbackPath ${path}`, () => {
       const settings = withSettings((s) => {
         enableOidc(s);
-        s.Authentication.Providers.OpenIdConnect.CallbackPath = path;
-        Object.assign(s.Authentication.Providers.Social1, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
+        sectionsOf(s).OpenIdConnect.CallbackPath = path;
+        Object.assign(sectionsOf(s).Social1, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
       });
-      const problems = errors(checkSettings(settings, context({ availableProviders: ['OpenIdConnect', 'Social1'] })));
+      const problems = errors(checkSettings(settings, context()));
       const messages = problems.map((p) => `${p.key} ${p.message}`).join('\n');
       if (!expected) expect(problems).to.deep.equal([]);
       else if (expected === 'path') expect(messages).to.contain(`${OIDC}:CallbackPath must be a path`);
@@ -215,10 +217,10 @@ describe('checkSettings', () => {
 
   it('names the required values of Saml2 and the social providers', () => {
     const settings = withSettings((s) => {
-      s.Authentication.Providers.Saml2.Enabled = true;
-      s.Authentication.Providers.Social3.Enabled = true;
+      sectionsOf(s).Saml2.Enabled = true;
+      sectionsOf(s).Social3.Enabled = true;
     });
-    const keys = errorKeys(checkSettings(settings, context({ availableProviders: ['Saml2', 'Social3'] })));
+    const keys = errorKeys(checkSettings(settings, context()));
     expect(keys).to.have.members([
       'ProjectTemplate:Authentication:Providers:Saml2:EntityId',
       'ProjectTemplate:Authentication:Providers:Saml2:MetadataUrl',
@@ -230,9 +232,8 @@ describe('checkSettings', () => {
   describe('social providers', () => {
     const SOCIAL = ['Social1', 'Social2', 'Social3'] as const;
     const enableSocial = (s: ProjectTemplateSettings, key: (typeof SOCIAL)[number]) =>
-      Object.assign(s.Authentication.Providers[key], { Enabled: true, ClientId: 'a', ClientSecret: 'SENTINEL-b-1234' });
-    const socialContext = (environment: Environment = 'development') =>
-      context({ environment, availableProviders: [...SOCIAL] });
+      Object.assign(sectionsOf(s)[key], { Enabled: true, ClientId: 'a', ClientSecret: 'SENTINEL-b-1234' });
+    const socialContext = (environment: Environment = 'development') => context({ environment });
 
     it('need no DisplayName and no endpoint overrides: empty shows the vendor name and uses its production endpoints', () => {
       const settings = withSettings((s) => SOCIAL.forEach((key) => enableSocial(s, key)));
@@ -258,7 +259,7 @@ describe('checkSettings', () => {
         ]) {
           const settings = withSettings((s) => {
             enableSocial(s, 'Social3');
-            Object.assign(s.Authentication.Providers.Social3, { [name]: value });
+            Object.assign(sectionsOf(s).Social3, { [name]: value });
             s.Hosting.PublicOrigin = 'https://app.example.com';
             s.Hosting.TrustProxy = true;
           });
@@ -273,20 +274,12 @@ describe('checkSettings', () => {
     it("refuses openid among Social1 Scopes (Microsoft would send an ID token from the user's own tenant)", () => {
       const settings = withSettings((s) => {
         enableSocial(s, 'Social1');
-        s.Authentication.Providers.Social1.Scopes = ['openid', 'profile'];
+        sectionsOf(s).Social1.Scopes = ['openid', 'profile'];
       });
       const problems = errors(checkSettings(settings, socialContext()));
       expect(problems.map((p) => p.key)).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social1:Scopes']);
       expect(problems[0]?.message).to.contain('Microsoft Graph');
     });
-  });
-
-  it('refuses to start an enabled provider this build has no adapter for', () => {
-    const settings = withSettings((s) => {
-      Object.assign(s.Authentication.Providers.Social2, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
-    });
-    const keys = errorKeys(checkSettings(settings, context({ availableProviders: [] })));
-    expect(keys).to.deep.equal(['ProjectTemplate:Authentication:Providers:Social2:Enabled']);
   });
 
   it('requires an https PublicOrigin in production', () => {

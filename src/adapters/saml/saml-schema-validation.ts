@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { LoadedOnce } from '../adapters/loaded-once.js';
-import { GatehouseError } from '../domain/errors.js';
+import { LoadedOnce } from '../loaded-once.js';
+import { GatehouseError } from '../../domain/errors.js';
 
 let installed: LoadedOnce<void> | undefined;
 
 /**
  * Gives samlify its schema validator: process-global state (`setSchemaValidator`), so it
- * is set here, in the composition root, once per process and only when a Saml2 provider
- * is composed, never as a side effect of importing a module. The validator runs Debian's
+ * is set once per process, while the composition root builds a Saml2 adapter (the
+ * record's factory calls it), never as a side effect of importing a module. The validator runs Debian's
  * `xmllint` against the SAML 2.0 schemas in `<root>/schemas/saml2`; without xmllint the
  * provider is refused at startup (a problem naming `Saml2:Enabled`), not at the first
  * sign-in.
@@ -20,8 +20,8 @@ export function installSamlSchemaValidation(rootDir: string): Promise<void> {
 
 async function install(rootDir: string): Promise<void> {
   const [{ useSchemaValidator }, { XmllintSchemaValidator, isXmllintInstalled }] = await Promise.all([
-    import('../adapters/saml/samlify-entities.js'),
-    import('../adapters/saml/xmllint-schema-validator.js'),
+    import('./samlify-entities.js'),
+    import('./xmllint-schema-validator.js'),
   ]);
   if (!isXmllintInstalled()) {
     throw new GatehouseError(

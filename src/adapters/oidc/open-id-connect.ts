@@ -1,0 +1,80 @@
+import { ClaimTypes } from '../../domain/claims/claim-types.js';
+import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
+import { provider } from '../provider-record.js';
+
+export interface OpenIdConnectSettings extends ProviderCommonSettings {
+  Authority: string;
+  ClientId: string;
+  ClientSecret: string;
+  CallbackPath: string;
+  ResponseType: string;
+  /** How the provider returns its answer: `query` (a redirect) or `form_post` (a form its page POSTs). */
+  ResponseMode: 'query' | 'form_post';
+  SaveTokens: boolean;
+  Scopes: string[];
+  /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
+  SignOutAtProvider: boolean;
+}
+
+const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
+
+/** OpenIdConnect: any OpenID Connect provider, found by discovery at its Authority. */
+export const openIdConnect = provider<OpenIdConnectSettings>({
+  key: 'OpenIdConnect',
+  callbackKey: 'CallbackPath',
+  defaults: {
+    Enabled: false,
+    Scheme: 'OpenIdConnect',
+    DisplayName: 'OpenID Connect',
+    Authority: '<authority_url>',
+    ClientId: '',
+    ClientSecret: '',
+    CallbackPath: '/signin-oidc',
+    ResponseType: 'code',
+    ResponseMode: 'query',
+    SaveTokens: true,
+    Scopes: ['openid', 'profile', 'email'],
+    SignOutAtProvider: true,
+  },
+  kinds: {
+    Enabled: 'boolean',
+    Scheme: 'string',
+    DisplayName: 'string',
+    Authority: 'string',
+    ClientId: 'string',
+    ClientSecret: 'secret',
+    CallbackPath: 'string',
+    ResponseType: 'string',
+    ResponseMode: ['query', 'form_post'],
+    SaveTokens: 'boolean',
+    Scopes: 'strings',
+    SignOutAtProvider: 'boolean',
+  },
+  // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
+  claimMappings: [
+    { source: 'sub', target: Subject },
+    { source: 'name', target: Name },
+    { source: 'preferred_username', target: Name, fallback: true },
+    { source: 'email', target: Email },
+    { source: 'roles', target: Role },
+    { source: 'role', target: Role },
+    { source: 'groups', target: Group },
+    { source: 'permissions', target: Permission },
+  ],
+  rules: (settings, check) => [
+    ...check.httpsUrl('Authority', settings.Authority),
+    ...check.required('ClientId', settings.ClientId),
+    ...check.required('ClientSecret', settings.ClientSecret),
+    ...(settings.ResponseType === 'code'
+      ? []
+      : check.problem(
+          'ResponseType',
+          'must be "code": only the authorization-code flow with PKCE is offered (implicit and hybrid flows are not)',
+        )),
+    ...(settings.Scopes.includes('openid') ? [] : check.problem('Scopes', 'must include "openid"')),
+  ],
+  async createAdapter(settings, context) {
+    const { OidcIdentityProvider } = await import('./oidc-identity-provider.js');
+    return new OidcIdentityProvider(context.info, settings, context);
+  },
+});

@@ -1,0 +1,84 @@
+import { ClaimTypes } from '../../domain/claims/claim-types.js';
+import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
+import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
+import { provider } from '../provider-record.js';
+
+export interface Saml2Settings extends ProviderCommonSettings {
+  EntityId: string;
+  MetadataUrl: string;
+  ModulePath: string;
+  LoadMetadata: boolean;
+  RequireSignedAssertions: boolean;
+  ValidateCertificates: boolean;
+}
+
+const { Subject, Name, Email, Role, Group } = ClaimTypes;
+
+/** Saml2: a SAML 2.0 identity provider, known by its metadata. */
+export const saml2 = provider<Saml2Settings>({
+  key: 'Saml2',
+  callbackKey: 'ModulePath',
+  defaults: {
+    Enabled: false,
+    Scheme: 'Saml2',
+    DisplayName: 'SAML2',
+    EntityId: '<entity_id_url>',
+    MetadataUrl: '<idp_metadata_url>',
+    ModulePath: '/Saml2/Acs',
+    LoadMetadata: true,
+    RequireSignedAssertions: true,
+    ValidateCertificates: true,
+  },
+  kinds: {
+    Enabled: 'boolean',
+    Scheme: 'string',
+    DisplayName: 'string',
+    EntityId: 'string',
+    MetadataUrl: 'string',
+    ModulePath: 'string',
+    LoadMetadata: 'boolean',
+    RequireSignedAssertions: 'boolean',
+    ValidateCertificates: 'boolean',
+  },
+  // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
+  // NameID names the user. Names fall back from the full name to the display name, then to
+  // the given name or the surname alone. Multi-valued attributes (roles, groups) keep every value.
+  claimMappings: [
+    { source: SamlClaimUris.NameIdentifier, target: Subject },
+    { source: SamlAttributeOids.EduPersonPrincipalName, target: Subject, fallback: true },
+    { source: SamlClaimUris.Upn, target: Subject, fallback: true },
+    { source: SamlClaimUris.Name, target: Name },
+    { source: SamlAttributeOids.DisplayName, target: Name, fallback: true },
+    { source: SamlClaimUris.GivenName, target: Name, fallback: true },
+    { source: SamlAttributeOids.GivenName, target: Name, fallback: true },
+    { source: SamlClaimUris.Surname, target: Name, fallback: true },
+    { source: SamlAttributeOids.Surname, target: Name, fallback: true },
+    { source: SamlClaimUris.EmailAddress, target: Email },
+    { source: SamlAttributeOids.Mail, target: Email, fallback: true },
+    { source: SamlClaimUris.Role, target: Role },
+    { source: SamlClaimUris.Group, target: Group },
+    { source: SamlClaimUris.Groups, target: Group },
+  ],
+  rules: (settings, check) => [
+    ...check.absoluteUrl('EntityId', settings.EntityId),
+    ...(settings.LoadMetadata
+      ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
+      : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
+  ],
+  async createAdapter(settings, context) {
+    const [{ installSamlSchemaValidation }, { SamlIdentityProvider }] = await Promise.all([
+      import('./saml-schema-validation.js'),
+      import('./saml-identity-provider.js'),
+    ]);
+    await installSamlSchemaValidation(context.rootDir);
+    return new SamlIdentityProvider({
+      info: context.info,
+      settings,
+      acsUrl: new URL(context.info.callbackPath, context.publicOrigin).href,
+      timeoutMs: context.timeoutMs,
+      sessionStore: context.sessionStore,
+      logger: context.logger,
+      clock: context.clock,
+    });
+  },
+});

@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import type Koa from 'koa';
+import type { DependencyContainer } from 'tsyringe';
+import { ClockToken, type Clock } from '../application/ports/clock.js';
+import { GovernanceToken, type Governance } from '../application/ports/governance.js';
+import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
+import { SessionStoreToken, type SessionStore } from '../application/ports/session-store.js';
+import { SavedTokens } from '../application/sign-in/saved-tokens.js';
+import { SignInRecords } from '../application/sign-in/sign-in-records.js';
+import { AuthenticateSession } from '../application/use-cases/authenticate-session.js';
+import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
+import { CheckReadiness } from '../application/use-cases/check-readiness.js';
+import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
+import { SignOut } from '../application/use-cases/sign-out.js';
+import { createApp } from '../adapters/koa/app.js';
+import type { Endpoint } from '../adapters/koa/endpoint.js';
+import { flowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { authentication } from '../adapters/koa/middleware/authentication.js';
+import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
+import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
+import { routedPaths } from '../adapters/koa/routes/route-paths.js';
+import { sessionCookieName } from '../adapters/koa/session/session-middleware.js';
+import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
+import { missingPolicies } from '../domain/authorization/decide-access.js';
+import { endpointTable } from './endpoint-table.js';
+import { applicationPolicies } from './policies.js';
+import type { ValidatedConfiguration } from './validated-configuration.js';
+
+/**
+ * The third part of composing an instance: the HTTP pipeline. The use cases are resolved
+ * here, once, and handed to the routes and middleware that call them (no route sees the
+ * container). The request path, outermost first (createApp): the front door (request log,
+ * security headers, error page, probes, static files), the session (koa-session over the
+ * store), authentication (the signed-in principal; the providers' callback paths), then
+ * each routed endpoint behind its own authorization check.
+ */
+export function createPipeline(
+  container: DependencyContainer,
+  configuration: ValidatedConfiguration,
+): { app: Koa; endpoints: Endpoint[] } {
+  const { settings, environment, rootDir } = configuration;
+  const production = environment === 'production';
+  const clock = container.resolve<Clock>(ClockToken);
+  const identityProviders = container.resolve<IdentityProvider[]>(IdentityProvidersToken);
+  const signIns = container.resolve(SignInRecords);
+  const savedTokens = container.resolve(SavedTokens);
+  const policies = applicationPolicies(settings.Authorization);
+  const cookieName = sessionCookieName(settings.Session, production);
+  const flowBinding = flowBindingCookie(`${cookieName}.flow`, production);
+
+  const endpoints = endpointTable({
+    settings,
+    environment,
+    rootDir,
+    startedAt: clock.now(),
+    now: () => clock.now(),
+    policies,
+    providers: identityProviders.map((provider) => provider.info),
+    flowBinding,
+    signedOutNotice: signedOutNotice(`${cookieName}.signedout`, production),
+    checkReadiness: container.resolve(CheckReadiness),
+    beginSignIn: container.resolve(BeginSignIn),
+    signOut: container.resolve(SignOut),
+    governance: container.resolve<Governance>(GovernanceToken),
+  });
+  // An endpoint at an undeclared path, or naming a policy nobody registered, is a programming error: caught before any request.
+  for (const endpoint of endpoints) {
+    if (!routedPaths.includes(endpoint.path)) {
+      throw new Error(`${endpoint.method} ${endpoint.path} is not declared in RoutePaths (route-paths.ts)`);
+    }
+    const missing = missingPolicies(endpoint.metadata, policies);
+    if (missing.length > 0) {
+      throw new Error(`${endpoint.method} ${endpoint.path} names the unregistered policy "${missing.join('", "')}"`);
+    }
+  }
+
+  const app = createApp({
+    logger: configuration.logger,
+    production,
+    showStackTraces: environment === 'development',
+    trustProxy: settings.Hosting.TrustProxy,
+    viewsDir: join(rootDir, 'views'),
+    publicDir: join(rootDir, 'public'),
+    // RP-initiated logout redirects a form POST to the provider; CSP form-action must allow it.
+    formActionOrigins: identityProviders.flatMap((provider) =>
+      provider.formActionOrigin ? [provider.formActionOrigin] : [],
+    ),
+    endpoints,
+    // With authentication disabled no session is ever read or written.
+    session: settings.Authentication.Enabled
+      ? {
+          storage: {
+            store: container.resolve<SessionStore>(SessionStoreToken),
+            settings: settings.Session,
+            production,
+            clock,
+            releaseExpired: async (record) => {
+              await Promise.all([signIns.releaseFor(record), savedTokens.releaseFor(record)]);
+            },
+          },
+          authentication: authentication({
+            authenticate: container.resolve(AuthenticateSession),
+            remoteCallbacks: remoteCallbacks({
+              providers: identityProviders,
+              completeSignIn: container.resolve(CompleteSignIn),
+              flowBinding,
+              publicOrigin: configuration.publicOrigin,
+            }),
+          }),
+        }
+      : undefined,
+    authorizeEndpoint: (endpoint) =>
+      authorizeEndpoint(
+        endpoint,
+        {
+          requireAuthenticatedUserByDefault: settings.Authorization.RequireAuthenticatedUserByDefault,
+          authenticationEnabled: settings.Authentication.Enabled,
+          policies,
+        },
+        { challengeScheme: settings.Authentication.DefaultChallengeScheme },
+      ),
+  });
+  return { app, endpoints };
+}

@@ -1,0 +1,91 @@
+import type { Logger } from '../application/ports/logger.js';
+import { loadConfiguration } from '../adapters/config/load-configuration.js';
+import { settingsSchema } from '../adapters/config/settings-schema.js';
+import { isRoutedPath } from '../adapters/koa/routes/route-paths.js';
+import { bufferedDestination, type LogDestination } from '../adapters/logging/buffered-destination.js';
+import { createJsonLinesLogger } from '../adapters/logging/json-lines-logger.js';
+import type { ProviderRecord } from '../adapters/provider-record.js';
+import { checkSettings, checkUnknownKeys } from '../domain/settings/check-settings.js';
+import type { SettingsProblem } from '../domain/settings/problem.js';
+import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
+import { resolvePublicOrigin } from './public-origin.js';
+import { formatProblem, StartupError } from './startup-error.js';
+
+export interface ConfigurationOptions {
+  /** Process environment (and nothing else is read from process.env). */
+  env: Record<string, string | undefined>;
+  rootDir: string;
+  /** The identity providers this build offers. */
+  providers: readonly ProviderRecord[];
+  /** Where log lines go (stdout by default), possibly depending on the environment. */
+  logDestination?: LogDestination | ((environment: Environment) => LogDestination | undefined);
+}
+
+/** Settings every startup rule has passed, and what was learnt reading them. */
+export interface ValidatedConfiguration {
+  settings: ProjectTemplateSettings;
+  environment: Environment;
+  rootDir: string;
+  providers: readonly ProviderRecord[];
+  /** Where the application is reached: every absolute URL is built on it, never on the Host header. */
+  publicOrigin: string;
+  /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
+  listenOn: { port: number; host: string };
+  logger: Logger;
+  destination: LogDestination;
+}
+
+/**
+ * The first part of composing an instance: reads the configuration and checks every
+ * startup rule at once (types, unknown keys, each enabled provider's rules, callback
+ * paths against the declared routes, the public origin), before anything is built. An
+ * error throws a StartupError listing every problem; warnings are logged.
+ */
+export async function validatedConfiguration(options: ConfigurationOptions): Promise<ValidatedConfiguration> {
+  const schema = await settingsSchema(options.providers);
+  const configuration = loadConfiguration(options.rootDir, options.env, schema);
+  const { settings, environment } = configuration;
+  const destination =
+    (typeof options.logDestination === 'function' ? options.logDestination(environment) : options.logDestination) ??
+    bufferedDestination();
+  const logger = createJsonLinesLogger({
+    // A mistyped level must not stop the log that reports it.
+    level: configuration.problems.some((p) => p.key === 'ProjectTemplate:Logging:Level')
+      ? 'info'
+      : settings.Logging.Level,
+    secretValues: configuration.secretValues,
+    secretKeyPaths: schema.secretKeyPaths,
+    destination,
+  });
+  // Mistyped values would make the rules below misread them: report what reading found first.
+  if (configuration.problems.length > 0) {
+    report(logger, [...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)]);
+  }
+  const publicOrigin = resolvePublicOrigin(settings, environment, configuration.listen);
+  report(logger, [
+    ...checkSettings(settings, {
+      environment,
+      unknownKeys: configuration.unknownKeys,
+      providers: options.providers,
+      isRoutedPath,
+    }),
+    ...(publicOrigin.problem ? [publicOrigin.problem] : []),
+  ]);
+  return {
+    settings,
+    environment,
+    rootDir: options.rootDir,
+    providers: options.providers,
+    publicOrigin: publicOrigin.value,
+    listenOn: configuration.listen,
+    logger,
+    destination,
+  };
+}
+
+/** Logs every problem; throws when one is an error. */
+export function report(logger: Logger, problems: readonly SettingsProblem[]): void {
+  for (const problem of problems)
+    logger[problem.severity === 'error' ? 'error' : 'warn']({ key: problem.key }, formatProblem(problem));
+  if (problems.some((p) => p.severity === 'error')) throw new StartupError([...problems]);
+}

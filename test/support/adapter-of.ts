@@ -1,0 +1,31 @@
+import { providerInfo, type AdapterContext, type ProviderRecord } from '../../src/adapters/provider-record.js';
+import type { IdentityProvider } from '../../src/application/ports/identity-provider.js';
+import type { Logger } from '../../src/application/ports/logger.js';
+import { MemorySessionStore } from '../../src/adapters/session/memory-session-store.js';
+import type { ProviderCommonSettings } from '../../src/domain/settings/settings.js';
+import { FixedClock } from './fixed-clock.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * One provider's adapter, built from its record as the composition root builds it (its
+ * defaults, enabled, with `settings` over them); constructing contacts nobody.
+ */
+export function adapterOf<S extends ProviderCommonSettings>(
+  record: ProviderRecord<S>,
+  settings: Partial<S>,
+  context: Partial<AdapterContext> = {},
+): Promise<IdentityProvider> {
+  const section = { ...record.defaults, Enabled: true, ...settings };
+  return record.createAdapter(section, {
+    info: providerInfo(record, section),
+    publicOrigin: 'https://app.example.com',
+    environment: 'test',
+    timeoutMs: 1000,
+    logger: silent,
+    clock: new FixedClock(0),
+    sessionStore: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
+    rootDir: process.cwd(),
+    ...context,
+  });
+}
