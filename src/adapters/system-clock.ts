@@ -4,4 +4,8 @@ export class SystemClock implements Clock {
   now(): number {
     return Date.now();
   }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
 }

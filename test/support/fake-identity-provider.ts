@@ -30,6 +30,8 @@ export class FakeIdentityProvider implements IdentityProvider {
     tokens: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' },
   };
   refreshDelayMs = 0;
+  /** How a refresh takes its time: on the test's clock when it shares one with the code under test. */
+  wait: (ms: number) => Promise<unknown> = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   /** How the next refreshes fail: a definite refusal, or an outage. */
   refreshFailure: 'refused' | 'outage' | undefined;
 
@@ -56,7 +58,7 @@ export class FakeIdentityProvider implements IdentityProvider {
 
   async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
     this.calls.refreshTokens += 1;
-    await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
+    await this.wait(this.refreshDelayMs);
     if (this.refreshFailure === 'refused') throw new GatehouseError('idp.refresh_refused', 'refresh token refused');
     if (this.refreshFailure === 'outage') throw new GatehouseError('idp.timeout', 'the provider did not answer');
     return { ...tokens, accessToken: `${tokens.accessToken}-refreshed`, expiresAt: Date.now() + 3_600_000 };

@@ -15,4 +15,10 @@ export class FixedClock implements Clock {
   advance(ms: number): void {
     this.current += ms;
   }
+
+  /** Moves the clock on by `ms` at once; resolves after the work already queued has run. */
+  sleep(ms: number): Promise<void> {
+    this.advance(ms);
+    return new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -21,7 +21,7 @@ export interface SignedIn {
 export async function signIn(
   gatehouse: Gatehouse,
   claims: Array<[string, string]>,
-  options: { scheme?: string; times?: { createdAt: number; lastSeenAt: number } } = {},
+  options: { scheme?: string; provider?: string; times?: { createdAt: number; lastSeenAt: number } } = {},
 ): Promise<SignedIn> {
   const scheme = options.scheme ?? 'OpenIdConnect';
   const token = newSessionToken();
@@ -30,7 +30,10 @@ export async function signIn(
     scheme,
     claims: claims.map(([type, value]): Claim => ({ type, value, issuer: scheme })),
   };
-  const { ref, csrf } = await new SignInRecords(gatehouse.stores.sessions, gatehouse.settings).create(principal);
+  const { ref, csrf } = await new SignInRecords(gatehouse.stores.sessions, gatehouse.settings).create(
+    principal,
+    options.provider ?? scheme,
+  );
   const session = { signIn: ref, ...(options.times ?? { createdAt: now, lastSeenAt: now }) };
   await gatehouse.stores.sessions.create(sessionStoreKey(token), session, 60_000);
   return { cookie: `gatehouse.sid=${token}`, token, csrf, signInRef: ref };

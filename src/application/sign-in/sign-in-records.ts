@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { displayName, type Claim, type Principal } from '../../domain/claims/principal.js';
-import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
+import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
 import { SessionStoreToken, type SessionStore, type StoredRecord } from '../ports/session-store.js';
 import { randomToken } from '../random-token.js';
 import { SettingsToken } from '../settings-token.js';
@@ -11,6 +11,8 @@ import { readPrincipal, storePrincipal } from './stored-principal.js';
 export interface SignIn {
   /** The reference the session keeps; the saved tokens of this sign-in are stored under it too. */
   ref: string;
+  /** The key of the provider that signed the user in (`undefined` for a record older than the field). */
+  provider: ProviderKey | undefined;
   principal: Principal;
   /** Anti-forgery synchronizer token of this sign-in (forms post it back). */
   csrf: string;
@@ -45,14 +47,14 @@ export class SignInRecords {
     this.ttlMs = settings.Session.AbsoluteLifetime * 1000;
   }
 
-  /** Writes the record of a new sign-in: a fresh reference, the principal and a fresh anti-forgery token. */
-  async create(principal: Principal): Promise<SignIn> {
+  /** Writes the record of a new sign-in by `provider`: a fresh reference, the principal and a fresh anti-forgery token. */
+  async create(principal: Principal, provider: ProviderKey): Promise<SignIn> {
     const ref = newRecordRef();
     const csrf = randomToken(32);
-    if (!(await this.store.create(key(ref), { principal: storePrincipal(principal), csrf }, this.ttlMs))) {
+    if (!(await this.store.create(key(ref), { provider, principal: storePrincipal(principal), csrf }, this.ttlMs))) {
       throw new Error('A new sign-in reference collided with an existing one.');
     }
-    const signIn = frozen(ref, principal, csrf);
+    const signIn = frozen(ref, provider, principal, csrf);
     this.decoded.set(ref, signIn);
     return signIn;
   }
@@ -97,12 +99,13 @@ function key(ref: string): string {
 function readSignIn(ref: string, record: StoredRecord | undefined): SignIn | undefined {
   if (!record || typeof record.csrf !== 'string') return undefined;
   const principal = readPrincipal(record.principal);
-  return principal ? frozen(ref, principal, record.csrf) : undefined;
+  const provider = typeof record.provider === 'string' ? record.provider : undefined;
+  return principal ? frozen(ref, provider, principal, record.csrf) : undefined;
 }
 
 /** Shared by every request of the session: frozen, so no request can change what another sees. */
-function frozen(ref: string, principal: Principal, csrf: string): SignIn {
+function frozen(ref: string, provider: ProviderKey | undefined, principal: Principal, csrf: string): SignIn {
   const claims = Object.freeze(principal.claims.map((claim): Claim => Object.freeze({ ...claim })));
   const copy: Principal = Object.freeze({ scheme: principal.scheme, claims });
-  return Object.freeze({ ref, principal: copy, csrf, userName: displayName(copy) ?? 'signed-in user' });
+  return Object.freeze({ ref, provider, principal: copy, csrf, userName: displayName(copy) ?? 'signed-in user' });
 }

@@ -45,7 +45,7 @@ export class AuthenticateSession {
   }
 
   private async refreshSavedTokens(signIn: SignIn, fields: SessionFields): Promise<void> {
-    const result = await this.refresh.execute(signIn.ref, signIn.principal.scheme, () =>
+    const result = await this.refresh.execute(signIn.ref, signIn.provider, () =>
       this.savedTokens.load(signIn.ref),
     );
     if (result.outcome === 'refreshed') {

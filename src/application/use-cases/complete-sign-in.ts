@@ -107,7 +107,7 @@ export class CompleteSignIn {
       extraMappings: transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const signIn = await this.signIns.create(principal);
+    const signIn = await this.signIns.create(principal, provider.info.key);
     const earlier = { ...session.fields };
     try {
       if (identity.tokens) await this.savedTokens.save(signIn.ref, identity.tokens);

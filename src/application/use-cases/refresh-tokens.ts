@@ -2,7 +2,7 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { inject, injectable } from 'tsyringe';
 import { isGatehouseError } from '../../domain/errors.js';
-import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
+import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
@@ -40,7 +40,7 @@ export type RefreshOutcome =
  * - across processes, the refresh is claimed in the store (an atomic create with a
  *   time-to-live); the winner reads the saved tokens again first (another process may
  *   have just refreshed them) and only then calls the provider; the others wait for the
- *   tokens it saves, for at most 5 s of elapsed time.
+ *   tokens it saves, for at most 5 s on the clock.
  * The claim names the refresh token it spends, so it never stands in the way of the
  * next refresh. It is not released after a refresh or a refusal: the caller saves the new
  * tokens after this returns, and a process seeing the claim gone before that would refresh
@@ -72,20 +72,26 @@ export class RefreshTokens {
   }
 
   /**
-   * Refreshes the tokens of the sign-in `signInRef`. `load` reads the tokens saved for it
-   * now (another process may have replaced them since this request began).
+   * Refreshes the tokens of the sign-in `signInRef`, made by the provider `provider` (its
+   * key: a renamed Scheme still finds it; a provider no longer enabled cannot refresh, and
+   * its tokens are dropped). `load` reads the tokens saved for it now (another process may
+   * have replaced them since this request began).
    */
-  execute(signInRef: string, scheme: string, load: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
+  execute(
+    signInRef: string,
+    provider: ProviderKey | undefined,
+    load: () => Promise<SessionTokens | undefined>,
+  ): Promise<RefreshOutcome> {
     const running = this.#inFlight.get(signInRef);
     if (running) return running;
-    const refresh = this.#refreshOnce(signInRef, scheme, load).finally(() => this.#inFlight.delete(signInRef));
+    const refresh = this.#refreshOnce(signInRef, provider, load).finally(() => this.#inFlight.delete(signInRef));
     this.#inFlight.set(signInRef, refresh);
     return refresh;
   }
 
   async #refreshOnce(
     signInRef: string,
-    scheme: string,
+    provider: ProviderKey | undefined,
     load: () => Promise<SessionTokens | undefined>,
   ): Promise<RefreshOutcome> {
     const tokens = await load();
@@ -95,7 +101,7 @@ export class RefreshTokens {
     const current = await load();
     if (!current) return { outcome: 'refused' };
     if (current.accessToken !== tokens.accessToken) return { outcome: 'refreshed', tokens: current };
-    const result = await this.#refresh(scheme, current);
+    const result = await this.#refresh(provider, current);
     // An outage ended this attempt: the next request may try again at once, rather than
     // every instance waiting out a claim nobody is using any more.
     if (result.outcome === 'kept') await this.store.destroy(claim);
@@ -104,9 +110,9 @@ export class RefreshTokens {
 
   /** Another process holds the claim: its tokens, once saved; the saved ones kept if it takes too long. */
   async #waitForOther(tokens: SessionTokens, load: () => Promise<SessionTokens | undefined>): Promise<RefreshOutcome> {
-    const deadline = performance.now() + this.#waitForOtherMs;
-    while (performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+    const deadline = this.clock.now() + this.#waitForOtherMs;
+    while (this.clock.now() < deadline) {
+      await this.clock.sleep(POLL_EVERY_MS);
       const current = await load();
       if (!current) return { outcome: 'refused' };
       if (current.accessToken !== tokens.accessToken) return { outcome: 'refreshed', tokens: current };
@@ -114,8 +120,8 @@ export class RefreshTokens {
     return { outcome: 'kept' };
   }
 
-  async #refresh(scheme: string, tokens: SessionTokens): Promise<RefreshOutcome> {
-    const provider = this.providers.find((candidate) => candidate.info.scheme === scheme);
+  async #refresh(key: ProviderKey | undefined, tokens: SessionTokens): Promise<RefreshOutcome> {
+    const provider = this.providers.find((candidate) => candidate.info.key === key);
     if (!provider?.refreshTokens) return { outcome: 'refused' };
     try {
       return { outcome: 'refreshed', tokens: await provider.refreshTokens(tokens) };

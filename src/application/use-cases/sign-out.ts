@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import type { ProviderKey } from '../../domain/settings/settings.js';
 import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { SavedTokens } from '../sign-in/saved-tokens.js';
@@ -26,7 +27,7 @@ export class SignOut {
     const signIn = await this.signIns.read(ref);
     const tokens =
       ref !== undefined && session.fields.tokensSaved === true ? await this.savedTokens.load(ref) : undefined;
-    const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.principal.scheme, tokens) : undefined;
+    const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.provider, tokens) : undefined;
     if (ref !== undefined) {
       await this.savedTokens.drop(ref);
       await this.signIns.release(ref);
@@ -35,8 +36,12 @@ export class SignOut {
     return { providerSignOutUrl };
   }
 
-  private async providerSignOut(scheme: string, tokens: SessionTokens | undefined): Promise<string | undefined> {
-    const provider = this.providers.find((candidate) => candidate.info.scheme === scheme);
+  private async providerSignOut(
+    key: ProviderKey | undefined,
+    tokens: SessionTokens | undefined,
+  ): Promise<string | undefined> {
+    // By the provider's key, not its Scheme: a renamed scheme still ends the provider session.
+    const provider = this.providers.find((candidate) => candidate.info.key === key);
     if (!provider?.signOutUrl) return undefined;
     try {
       return await provider.signOutUrl(tokens);

@@ -11,6 +11,7 @@ import { GatehouseError } from '../../../src/domain/errors.js';
 import { openIdConnect, type OpenIdConnectSettings } from '../../../src/adapters/oidc/open-id-connect.js';
 import { providerInfo } from '../../../src/adapters/provider-record.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
+import { SystemClock } from '../../../src/adapters/system-clock.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { CookieJar, driveOidcLogin } from '../../support/drive-oidc-login.js';
 import {
@@ -83,7 +84,7 @@ function oidcProvider(
     environment: 'test',
     timeoutMs,
     logger,
-    clock: { now: () => Date.now() },
+    clock: new SystemClock(),
     sessionStore: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
     rootDir: process.cwd(),
   });

@@ -21,8 +21,12 @@ describe('RefreshTokens', () => {
     return { ...defaults, Authentication: { ...defaults.Authentication, HttpTimeoutSeconds: httpTimeoutSeconds } };
   };
   /** One process's RefreshTokens; processes made from one store share it, as instances share Redis. */
-  const process = (provider: FakeIdentityProvider, store: MemorySessionStore, httpTimeoutSeconds?: number) =>
-    new RefreshTokens([provider], new FixedClock(), silent, store, settings(httpTimeoutSeconds));
+  const process = (
+    provider: FakeIdentityProvider,
+    store: MemorySessionStore,
+    httpTimeoutSeconds?: number,
+    clock = new FixedClock(),
+  ) => new RefreshTokens([provider], clock, silent, store, settings(httpTimeoutSeconds));
   /** The saved-tokens record, as the authentication middleware keeps it from each outcome. */
   class Saved {
     current: SessionTokens | undefined = tokens;
@@ -35,6 +39,16 @@ describe('RefreshTokens', () => {
   }
   let store: MemorySessionStore;
   beforeEach(() => (store = new MemorySessionStore({ maxEntries: 100, clock: new FixedClock() })));
+
+  it('finds the provider by its key, not its Scheme: a renamed scheme still refreshes; a provider not registered cannot, and its tokens are dropped', async () => {
+    const provider = new FakeIdentityProvider();
+    Object.assign(provider, { info: { ...provider.info, scheme: 'CorporateLogin' } });
+    const renamed = await process(provider, store).execute('s1', 'OpenIdConnect', async () => tokens);
+    expect(renamed.outcome).to.equal('refreshed');
+    const disabled = await process(provider, store).execute('s2', 'Social1', async () => tokens);
+    expect(disabled).to.deep.equal({ outcome: 'refused' });
+    expect(provider.calls.refreshTokens).to.equal(1);
+  });
 
   it('refreshes only expired tokens that carry a refresh token', () => {
     const clock = new FixedClock(1_000_000);
@@ -67,9 +81,12 @@ describe('RefreshTokens', () => {
 
   it('refreshes once across processes: the others wait for the tokens the first one saves', async () => {
     const provider = new FakeIdentityProvider();
+    const clock = new FixedClock();
     provider.refreshDelayMs = 30;
+    provider.wait = (ms) => clock.sleep(ms);
     const saved = new Saved();
-    const [a, b, c] = [process(provider, store), process(provider, store), process(provider, store)];
+    const one = () => process(provider, store, undefined, clock);
+    const [a, b, c] = [one(), one(), one()];
     const results = await Promise.all(
       [a, b, c].map((refresh) =>
         refresh.execute('s1', 'OpenIdConnect', saved.reload).then((result) => saved.keep(result)),
@@ -98,10 +115,13 @@ describe('RefreshTokens', () => {
 
   it('a definite refusal reaches every waiting process, which drops the tokens too', async () => {
     const provider = new FakeIdentityProvider();
+    const clock = new FixedClock();
     provider.refreshDelayMs = 30;
+    provider.wait = (ms) => clock.sleep(ms);
     provider.refreshFailure = 'refused';
     const saved = new Saved();
-    const [a, b] = [process(provider, store), process(provider, store)];
+    const one = () => process(provider, store, undefined, clock);
+    const [a, b] = [one(), one()];
     const results = await Promise.all(
       [a, b].map((refresh) =>
         refresh.execute('s1', 'OpenIdConnect', saved.reload).then((result) => saved.keep(result)),
@@ -126,34 +146,55 @@ describe('RefreshTokens', () => {
   });
 
   /** A process that claims the refresh of `tokens`, then never finishes it. */
-  function stalledRefresh(): void {
+  /** Another process claims the refresh and never finishes; resolves once its claim is held. */
+  function stalledRefresh(): Promise<void> {
     let reads = 0;
-    const load = () => (reads++ === 0 ? Promise.resolve(tokens) : new Promise<undefined>(() => undefined));
-    void process(new FakeIdentityProvider(), store).execute('s1', 'OpenIdConnect', load);
+    return new Promise((claimed) => {
+      const load = () => {
+        reads += 1;
+        if (reads === 1) return Promise.resolve(tokens);
+        claimed(); // it reads the tokens again only once it holds the claim
+        return new Promise<undefined>(() => undefined);
+      };
+      void process(new FakeIdentityProvider(), store).execute('s1', 'OpenIdConnect', load);
+    });
   }
 
   it('leaves the tokens alone when the other process does not finish in time, and never refreshes with them meanwhile', async () => {
     const provider = new FakeIdentityProvider();
     const saved = new Saved();
-    stalledRefresh();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const started = Date.now();
-    const result = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', saved.reload);
+    await stalledRefresh();
+    const clock = new FixedClock();
+    const started = clock.now();
+    const result = await process(provider, store, 0.1, clock).execute('s1', 'OpenIdConnect', saved.reload);
     expect(result).to.deep.equal({ outcome: 'kept' });
-    expect(Date.now() - started).to.be.within(250, 2_000); // waited about 3 x HttpTimeoutSeconds
+    // It waited 3 x HttpTimeoutSeconds on its clock, in steps of 50 ms, and not a step more.
+    expect(clock.now() - started).to.equal(300);
     expect(provider.calls.refreshTokens).to.equal(0);
     expect(saved.current).to.equal(tokens);
   });
 
   it('bounds the wait by elapsed time, however slow each look at the saved tokens is', async () => {
-    stalledRefresh();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const slowLoad = () => new Promise<SessionTokens>((resolve) => setTimeout(() => resolve(tokens), 150));
-    const started = Date.now();
-    const result = await process(new FakeIdentityProvider(), store, 0.1).execute('s1', 'OpenIdConnect', slowLoad);
+    await stalledRefresh();
+    const clock = new FixedClock();
+    let looks = 0;
+    // Each look at the saved tokens takes 150 ms on the clock.
+    const slowLoad = async () => {
+      looks += 1;
+      clock.advance(150);
+      return tokens;
+    };
+    const started = clock.now();
+    const result = await process(new FakeIdentityProvider(), store, 0.1, clock).execute(
+      's1',
+      'OpenIdConnect',
+      slowLoad,
+    );
     expect(result).to.deep.equal({ outcome: 'kept' });
-    // 300 ms of waiting plus at most one slow look past it; counting steps instead would take about 1.2 s.
-    expect(Date.now() - started).to.be.below(800);
+    // The first look (150 ms), then two rounds of 50 + 150 ms pass the 300 ms of waiting;
+    // counting six steps of 50 ms instead would look seven times and wait 1,350 ms.
+    expect(looks).to.equal(3);
+    expect(clock.now() - started).to.equal(550);
   });
 
   it('a claim on one refresh token does not stand in the way of refreshing the next one', async () => {

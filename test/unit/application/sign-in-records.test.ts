@@ -33,7 +33,7 @@ describe('SignInRecords (the principal in a write-once record the session points
   });
 
   it('writes the principal and a fresh anti-forgery token under a fresh random reference', async () => {
-    const created = await records.create(ada);
+    const created = await records.create(ada, 'OpenIdConnect');
     expect(created.ref).to.match(/^[A-Za-z0-9_-]{22}$/);
     expect(created.csrf).to.match(/^[A-Za-z0-9_-]{43}$/);
     expect(created.principal).to.deep.equal(ada);
@@ -41,19 +41,19 @@ describe('SignInRecords (the principal in a write-once record the session points
     const stored = await store.get(`signin:${created.ref}`);
     expect(stored?.csrf).to.equal(created.csrf);
     expect(JSON.stringify(stored)).to.include('Ada Lovelace');
-    const other = await records.create(ada);
+    const other = await records.create(ada, 'OpenIdConnect');
     expect(other.csrf).to.not.equal(created.csrf);
     expect(other.ref).to.not.equal(created.ref);
   });
 
   it('reads a sign-in written by another process from the store, field by field', async () => {
-    const created = await records.create(ada);
+    const created = await records.create(ada, 'OpenIdConnect');
     const elsewhere = new SignInRecords(store, oneMinuteSessions());
     expect(await elsewhere.read(created.ref)).to.deep.equal(created);
   });
 
   it('hands every request the same frozen sign-in, so no request can change what another sees', async () => {
-    const { ref } = await records.create(ada);
+    const { ref } = await records.create(ada, 'OpenIdConnect');
     const elsewhere = new SignInRecords(store, oneMinuteSessions());
     const first = await elsewhere.read(ref);
     const second = await elsewhere.read(ref);
@@ -65,7 +65,7 @@ describe('SignInRecords (the principal in a write-once record the session points
   });
 
   it('keeps a read sign-in decoded: a later read does not ask the store', async () => {
-    const created = await records.create(ada);
+    const created = await records.create(ada, 'OpenIdConnect');
     const elsewhere = new SignInRecords(store, oneMinuteSessions());
     await elsewhere.read(created.ref);
     // The store forgets it (as Redis would at its time-to-live); the decoded copy still answers.
@@ -84,7 +84,7 @@ describe('SignInRecords (the principal in a write-once record the session points
   });
 
   it('release removes the record, in this process at once', async () => {
-    const { ref } = await records.create(ada);
+    const { ref } = await records.create(ada, 'OpenIdConnect');
     await records.read(ref);
     await records.release(ref);
     expect(await store.get(`signin:${ref}`)).to.equal(undefined);
@@ -92,14 +92,14 @@ describe('SignInRecords (the principal in a write-once record the session points
   });
 
   it('releaseFor removes the record a stored session points to', async () => {
-    const { ref } = await records.create(ada);
+    const { ref } = await records.create(ada, 'OpenIdConnect');
     await records.releaseFor({ signIn: ref });
     expect(await store.get(`signin:${ref}`)).to.equal(undefined);
     await records.releaseFor({ signIn: 42 });
   });
 
   it('keeps the record for the absolute lifetime of a session', async () => {
-    const { ref } = await records.create(ada);
+    const { ref } = await records.create(ada, 'OpenIdConnect');
     clock.advance(59_000);
     expect(await store.get(`signin:${ref}`)).to.not.equal(undefined);
     clock.advance(2_000);
