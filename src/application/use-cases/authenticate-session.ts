@@ -45,9 +45,7 @@ export class AuthenticateSession {
   }
 
   private async refreshSavedTokens(signIn: SignIn, fields: SessionFields): Promise<void> {
-    const result = await this.refresh.execute(signIn.ref, signIn.provider, () =>
-      this.savedTokens.load(signIn.ref),
-    );
+    const result = await this.refresh.execute(signIn.ref, signIn.provider, () => this.savedTokens.load(signIn.ref));
     if (result.outcome === 'refreshed') {
       // Written only while the sign-in's tokens still exist: a logout that got there first stands.
       if (await this.savedTokens.replace(signIn.ref, result.tokens)) setTokenFields(fields, result.tokens);
