@@ -17,7 +17,7 @@ export interface SignedInRecords {
 /**
  * What a signed-in user has in the store after an OpenID Connect sign-in
  * (CompleteSignIn, SignInRecords, then koa-session's save): the session record with
- * the sign-in reference, both times, whether tokens are saved and their expiry (that record
+ * the sign-in reference, both times, whether a provider session is kept and when it wants refreshing (that record
  * lives apart and is not loaded per request) and koa-session's `_session` marker; and the
  * sign-in record with a principal of eight normalized claims as `[type, value]` pairs
  * (storePrincipal) and the anti-forgery token.
@@ -31,9 +31,8 @@ export function signedInRecords(index: number, now: number): SignedInRecords {
       signIn: ref,
       createdAt: now,
       lastSeenAt: now,
-      tokensSaved: true,
-      tokensExpireAt: now + 3_600_000,
-      tokensRefreshable: true,
+      providerSession: true,
+      refreshAt: now + 3_600_000,
       _session: true,
     },
     signInKey: `signin:${ref}`,

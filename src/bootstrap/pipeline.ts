@@ -5,7 +5,7 @@ import { ClockToken, type Clock } from '../application/ports/clock.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
 import { SessionStoreToken, type SessionStore } from '../application/ports/session-store.js';
-import { SavedTokens } from '../application/sign-in/saved-tokens.js';
+import { ProviderSessions } from '../application/sign-in/provider-sessions.js';
 import { SignInRecords } from '../application/sign-in/sign-in-records.js';
 import { AuthenticateSession } from '../application/use-cases/authenticate-session.js';
 import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
@@ -43,7 +43,7 @@ export function createPipeline(
   const clock = container.resolve<Clock>(ClockToken);
   const identityProviders = container.resolve<IdentityProvider[]>(IdentityProvidersToken);
   const signIns = container.resolve(SignInRecords);
-  const savedTokens = container.resolve(SavedTokens);
+  const providerSessions = container.resolve(ProviderSessions);
   const policies = applicationPolicies(settings.Authorization);
   const cookieName = sessionCookieName(settings.Session, production);
   const flowBinding = flowBindingCookie(`${cookieName}.flow`, production);
@@ -95,7 +95,7 @@ export function createPipeline(
             production,
             clock,
             releaseExpired: async (record) => {
-              await Promise.all([signIns.releaseFor(record), savedTokens.releaseFor(record)]);
+              await Promise.all([signIns.releaseFor(record), providerSessions.releaseFor(record)]);
             },
           },
           authentication: authentication({

@@ -5,7 +5,8 @@ import type {
   IdentityProvider,
   IdentityProviderInfo,
   ProviderIdentity,
-  SessionTokens,
+  ProviderSession,
+  ProviderSessionRecord,
 } from '../../src/application/ports/identity-provider.js';
 import { GatehouseError } from '../../src/domain/errors.js';
 
@@ -21,13 +22,13 @@ export class FakeIdentityProvider implements IdentityProvider {
     callbackPath: '/signin-oidc',
   };
   readonly callback = { messageMethods: ['GET'] as const, maxBodyBytes: 1024 };
-  readonly calls = { beginChallenge: 0, completeCallback: 0, refreshTokens: 0 };
+  readonly calls = { beginChallenge: 0, completeCallback: 0, refreshSession: 0 };
   /** The secrets handed to the last completed callback. */
   lastSecrets: FlowSecrets | undefined;
   private counter = 0;
   identity: ProviderIdentity = {
     claims: { sub: 'u1', name: 'Una', roles: ['Administrator'] },
-    tokens: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' },
+    session: { record: { accessToken: 'at', refreshToken: 'rt', idToken: 'it' } },
   };
   refreshDelayMs = 0;
   /** How a refresh takes its time: on the test's clock when it shares one with the code under test. */
@@ -56,11 +57,14 @@ export class FakeIdentityProvider implements IdentityProvider {
     return this.identity;
   }
 
-  async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
-    this.calls.refreshTokens += 1;
+  async refreshSession(record: ProviderSessionRecord): Promise<ProviderSession> {
+    this.calls.refreshSession += 1;
     await this.wait(this.refreshDelayMs);
     if (this.refreshFailure === 'refused') throw new GatehouseError('idp.refresh_refused', 'refresh token refused');
     if (this.refreshFailure === 'outage') throw new GatehouseError('idp.timeout', 'the provider did not answer');
-    return { ...tokens, accessToken: `${tokens.accessToken}-refreshed`, expiresAt: Date.now() + 3_600_000 };
+    return {
+      record: { ...record, accessToken: `${String(record.accessToken)}-refreshed` },
+      refreshAt: Date.now() + 3_600_000,
+    };
   }
 }

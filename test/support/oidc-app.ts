@@ -87,14 +87,15 @@ export interface StoredTokens {
   expiresAt: number;
 }
 
-/** The tokens saved for a browser's session (their own record, referenced from the session). */
+/** The tokens an OAuth adapter keeps for a browser's session (the provider session's record, referenced from the session). */
 export async function storedTokens(
   app: OidcApp,
   browser: TestBrowser,
 ): Promise<{ key: string; tokens: StoredTokens } | undefined> {
   const session = await storedSession(app, browser);
   const ref = session?.signIn;
-  if (session?.tokensSaved !== true || typeof ref !== 'string') return undefined;
-  const key = `tokens:${ref}`;
-  return { key, tokens: (await app.gatehouse.stores.sessions.get(key)) as unknown as StoredTokens };
+  if (session?.providerSession !== true || typeof ref !== 'string') return undefined;
+  const key = `provider-session:${ref}`;
+  const kept = await app.gatehouse.stores.sessions.get(key);
+  return { key, tokens: kept?.record as StoredTokens };
 }

@@ -6,7 +6,8 @@ import type {
   ChallengeStart,
   FlowSecrets,
   ProviderIdentity,
-  SessionTokens,
+  ProviderSession,
+  ProviderSessionRecord,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
@@ -14,7 +15,7 @@ import type { ProviderKey } from '../../domain/settings/settings.js';
 import { authorizationResponse, reportedOAuthError } from './authorization-response.js';
 import { pkceChallenge } from './pkce.js';
 import { errorBodyOf, readJsonResource, ResourceAnswerError } from './protected-resource.js';
-import { toSessionTokens } from './session-tokens.js';
+import { readSessionTokens, tokensSession, toSessionTokens, type SessionTokens } from './session-tokens.js';
 import { summarizeLibraryError, translateOAuthError, type OAuthStage } from './translate-oauth-error.js';
 
 export interface AuthorizationCodeFlowOptions {
@@ -156,17 +157,23 @@ export class AuthorizationCodeFlow {
     });
   }
 
-  /** Exchanges a refresh token for new tokens (RFC 6749 6); `invalid_grant` is a definite refusal. */
-  async refresh(tokens: SessionTokens): Promise<TokenAnswer> {
-    const { refreshToken } = tokens;
-    if (!refreshToken) throw new GatehouseError('idp.refresh_refused', 'No refresh token was issued for this session.');
+  /**
+   * Exchanges the refresh token of kept tokens for new ones (RFC 6749 6); `invalid_grant`,
+   * or no refresh token at all, is a definite refusal. `check` may refuse the answer.
+   */
+  async refresh(
+    record: ProviderSessionRecord,
+    check?: (answer: TokenAnswer, kept: SessionTokens) => void,
+  ): Promise<ProviderSession> {
+    const kept = readSessionTokens(record);
+    const refreshToken = kept?.refreshToken;
+    if (!kept || !refreshToken) {
+      throw new GatehouseError('idp.refresh_refused', 'No refresh token was issued for this session.');
+    }
     const config = await this.#options.configuration();
-    return this.call('refresh', () => client.refreshTokenGrant(config, refreshToken));
-  }
-
-  /** The tokens of an answer as the session keeps them (a refresh keeps what the answer leaves out). */
-  sessionTokens(response: client.TokenEndpointResponse, previous?: SessionTokens): SessionTokens {
-    return toSessionTokens(response, this.#options.clock.now(), previous);
+    const answer = await this.call('refresh', () => client.refreshTokenGrant(config, refreshToken));
+    check?.(answer, kept);
+    return tokensSession(toSessionTokens(answer, this.#options.clock.now(), kept));
   }
 
   /** What a completed sign-in yields: the claims, and the tokens only when they are to be kept. */
@@ -175,7 +182,9 @@ export class AuthorizationCodeFlow {
     response: client.TokenEndpointResponse,
     saveTokens: boolean,
   ): ProviderIdentity {
-    return saveTokens ? { claims, tokens: this.sessionTokens(response) } : { claims };
+    return saveTokens
+      ? { claims, session: tokensSession(toSessionTokens(response, this.#options.clock.now())) }
+      : { claims };
   }
 
   /** Runs one step against the server: a failure is logged once and thrown as an `idp.*` error. */

@@ -1,5 +1,15 @@
 import type { TokenEndpointResponse } from 'openid-client';
-import type { SessionTokens } from '../../application/ports/identity-provider.js';
+import type { ProviderSession, ProviderSessionRecord } from '../../application/ports/identity-provider.js';
+
+/** The tokens an OAuth adapter keeps of a sign-in (its provider-session record) when its settings ask for it. */
+export interface SessionTokens {
+  accessToken: string;
+  tokenType?: string;
+  refreshToken?: string;
+  idToken?: string;
+  /** Milliseconds since the epoch. */
+  expiresAt?: number;
+}
 
 /**
  * The tokens of a token-endpoint response, as the session keeps them. openid-client has
@@ -15,4 +25,24 @@ export function toSessionTokens(response: TokenEndpointResponse, now: number, pr
   if (idToken !== undefined) tokens.idToken = idToken;
   if (typeof response.expires_in === 'number') tokens.expiresAt = now + response.expires_in * 1000;
   return tokens;
+}
+
+/** The tokens as a provider session: refreshed when the access token expires, if a refresh token was issued. */
+export function tokensSession(tokens: SessionTokens): ProviderSession {
+  const refreshable = tokens.refreshToken !== undefined && tokens.expiresAt !== undefined;
+  return { record: { ...tokens }, ...(refreshable ? { refreshAt: tokens.expiresAt } : {}) };
+}
+
+/** Reads a kept record back as tokens, field by field (it was stored outside the process); undefined when it holds none. */
+export function readSessionTokens(record: ProviderSessionRecord | undefined): SessionTokens | undefined {
+  if (!record) return undefined;
+  const { accessToken, tokenType, refreshToken, idToken, expiresAt } = record;
+  if (typeof accessToken !== 'string') return undefined;
+  return {
+    accessToken,
+    ...(typeof tokenType === 'string' ? { tokenType } : {}),
+    ...(typeof refreshToken === 'string' ? { refreshToken } : {}),
+    ...(typeof idToken === 'string' ? { idToken } : {}),
+    ...(typeof expiresAt === 'number' ? { expiresAt } : {}),
+  };
 }

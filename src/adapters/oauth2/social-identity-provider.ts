@@ -7,7 +7,8 @@ import type {
   IdentityProvider,
   IdentityProviderInfo,
   ProviderIdentity,
-  SessionTokens,
+  ProviderSession,
+  ProviderSessionRecord,
 } from '../../application/ports/identity-provider.js';
 import type { GatehouseError } from '../../domain/errors.js';
 import type { AdapterContext } from '../provider-record.js';
@@ -87,10 +88,10 @@ export class SocialIdentityProvider implements IdentityProvider {
       clock: context.clock,
       ...(vendor.errorDetails ? { errorDetails: vendor.errorDetails } : {}),
     });
-    if (vendor.refreshes) this.refreshTokens = (tokens) => this.#refresh(tokens);
+    if (vendor.refreshes) this.refreshSession = (record) => this.#flow.refresh(record);
   }
 
-  refreshTokens?: (tokens: SessionTokens) => Promise<SessionTokens>;
+  refreshSession?: (record: ProviderSessionRecord) => Promise<ProviderSession>;
 
   beginChallenge(): Promise<ChallengeStart> {
     return this.#flow.begin();
@@ -113,9 +114,5 @@ export class SocialIdentityProvider implements IdentityProvider {
       getJson: (url, headers, narrow) => this.#flow.fetchJson(url, tokens.access_token, headers, narrow),
     });
     return this.#flow.identity(claims, tokens, this.#saveTokens);
-  }
-
-  async #refresh(tokens: SessionTokens): Promise<SessionTokens> {
-    return this.#flow.sessionTokens(await this.#flow.refresh(tokens), tokens);
   }
 }

@@ -8,12 +8,14 @@ import type {
   IdentityProvider,
   IdentityProviderInfo,
   ProviderIdentity,
-  SessionTokens,
+  ProviderSession,
+  ProviderSessionRecord,
 } from '../../application/ports/identity-provider.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { LoadedOnce } from '../loaded-once.js';
 import { AuthorizationCodeFlow } from '../oauth2/authorization-code-flow.js';
 import { correlateState } from '../oauth2/authorization-response.js';
+import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
 import type { OpenIdConnectSettings } from './open-id-connect.js';
@@ -119,18 +121,19 @@ export class OidcIdentityProvider implements IdentityProvider {
     return this.#flow.identity(claims, response, this.#settings.SaveTokens);
   }
 
-  async refreshTokens(tokens: SessionTokens): Promise<SessionTokens> {
-    const response = await this.#flow.refresh(tokens);
-    // OIDC Core 12.2: a refreshed ID token must name the same subject (iss and aud are checked by openid-client).
-    const previousSubject = tokens.idToken === undefined ? undefined : subjectOfIdToken(tokens.idToken);
-    const refreshedSubject = response.claims()?.sub;
-    if (refreshedSubject !== undefined && previousSubject !== undefined && refreshedSubject !== previousSubject) {
-      throw this.#flow.refuse(
-        new GatehouseError('idp.id_token_invalid', 'The refreshed ID token names another subject.'),
-        'refresh',
-      );
-    }
-    return this.#flow.sessionTokens(response, tokens);
+  refreshSession(record: ProviderSessionRecord): Promise<ProviderSession> {
+    return this.#flow.refresh(record, (answer, kept) => {
+      // OIDC Core 12.2: a refreshed ID token must name the same subject (iss and aud are
+      // checked by openid-client). Another subject can never be refreshed: a definite refusal.
+      const previousSubject = kept.idToken === undefined ? undefined : subjectOfIdToken(kept.idToken);
+      const refreshedSubject = answer.claims()?.sub;
+      if (refreshedSubject !== undefined && previousSubject !== undefined && refreshedSubject !== previousSubject) {
+        throw this.#flow.refuse(
+          new GatehouseError('idp.refresh_refused', 'The refreshed ID token names another subject.'),
+          'refresh',
+        );
+      }
+    });
   }
 
   /** RP-initiated logout posts the logout form to the provider: the page's form-action must allow its origin. */
@@ -138,7 +141,7 @@ export class OidcIdentityProvider implements IdentityProvider {
     return this.#settings.SignOutAtProvider ? new URL(this.#settings.Authority).origin : undefined;
   }
 
-  async signOutUrl(tokens: SessionTokens | undefined): Promise<string | undefined> {
+  async signOutUrl(record: ProviderSessionRecord | undefined): Promise<string | undefined> {
     if (!this.#settings.SignOutAtProvider) return undefined;
     try {
       const config = await this.#discovery.get();
@@ -147,7 +150,8 @@ export class OidcIdentityProvider implements IdentityProvider {
       const parameters: Record<string, string> = {
         post_logout_redirect_uri: new URL('/', this.#context.publicOrigin).href,
       };
-      if (tokens?.idToken) parameters['id_token_hint'] = tokens.idToken;
+      const idToken = readSessionTokens(record)?.idToken;
+      if (idToken) parameters['id_token_hint'] = idToken;
       return await this.#flow.call('metadata', async () => client.buildEndSessionUrl(config, parameters).href);
     } catch {
       // Local sign-out must not fail because the provider is down: just skip its logout

@@ -52,20 +52,25 @@ export interface ChallengeStart {
   secrets: FlowSecrets;
 }
 
-/** Tokens kept server-side when the provider's settings ask for it; never sent to the browser. */
-export interface SessionTokens {
-  accessToken: string;
-  tokenType?: string;
-  refreshToken?: string;
-  idToken?: string;
-  /** Milliseconds since the epoch. */
-  expiresAt?: number;
+/**
+ * What an adapter keeps of one sign-in (OAuth tokens; a SAML NameID and SessionIndex),
+ * server-side and never sent to the browser: its own record, plain JSON. The application
+ * stores it beside the sign-in and hands it back to the same adapter (refresh, sign-out)
+ * without reading it.
+ */
+export type ProviderSessionRecord = Readonly<Record<string, unknown>>;
+
+/** A provider session to keep, and when the adapter wants it refreshed. */
+export interface ProviderSession {
+  record: ProviderSessionRecord;
+  /** When to call `refreshSession` (milliseconds since the epoch); absent: never. */
+  refreshAt?: number;
 }
 
-/** What a successful callback yields: the provider's raw claims (normalized by the caller) and the tokens to keep, if any. */
+/** What a successful callback yields: the provider's raw claims (normalized by the caller) and what to keep, if anything. */
 export interface ProviderIdentity {
   claims: Record<string, unknown>;
-  tokens?: SessionTokens;
+  session?: ProviderSession;
 }
 
 /**
@@ -93,14 +98,18 @@ export interface IdentityProvider {
    * Asked only once the message's flow was found and taken.
    */
   reportedError(message: CallbackMessage): GatehouseError | undefined;
-  /** Completes the sign-in from the message and the secrets kept for its flow: claims, and tokens when they are to be kept. */
+  /** Completes the sign-in from the message and the secrets kept for its flow: claims, and the provider session to keep, if any. */
   completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity>;
   /** What a GET at the callback path serves when GET carries no message there (SAML service-provider metadata). */
   callbackDocument?(): CallbackDocument;
-  /** Exchanges a refresh token for fresh tokens, when the provider issues them. A definite refusal throws `idp.refresh_refused`. */
-  refreshTokens?(tokens: SessionTokens): Promise<SessionTokens>;
+  /**
+   * Renews a kept provider session (OAuth: a refresh token spent for fresh tokens). A
+   * definite refusal (the session cannot be renewed, ever) throws `idp.refresh_refused`;
+   * any other failure may pass.
+   */
+  refreshSession?(record: ProviderSessionRecord): Promise<ProviderSession>;
   /** Where to send the browser to end the provider session too (RP-initiated logout), if supported and enabled. */
-  signOutUrl?(tokens: SessionTokens | undefined): Promise<string | undefined>;
+  signOutUrl?(record: ProviderSessionRecord | undefined): Promise<string | undefined>;
   /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */
   readonly formActionOrigin?: string | undefined;
   /** Readiness report on the provider's metadata. */

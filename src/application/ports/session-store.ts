@@ -1,5 +1,5 @@
 /**
- * A JSON-serializable record kept server-side: a session, a sign-in, saved tokens, a
+ * A JSON-serializable record kept server-side: a session, a sign-in, a provider session, a
  * pending sign-in flow. It is stored as JSON, so it comes back as JSON would: a `Date` as
  * a string, an `undefined` property not at all.
  */
@@ -38,7 +38,7 @@ export interface SessionStore {
   increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }>;
 }
 
-/** Signed-in state: sessions, sign-in records, saved tokens, refresh claims, replay records. */
+/** Signed-in state: sessions, sign-in records, provider sessions, refresh claims, replay records. */
 export const SessionStoreToken = Symbol('SessionStore');
 
 /**

@@ -6,10 +6,9 @@
 export interface SessionFields {
   /** Reference of the sign-in record holding the principal and anti-forgery token (`SignInRecords`). */
   signIn?: string;
-  /** Whether tokens are saved for this sign-in (`SavedTokens`), and what requests need to know of them. */
-  tokensSaved?: boolean;
-  tokensExpireAt?: number;
-  tokensRefreshable?: boolean;
+  /** Whether the adapter keeps a provider session for this sign-in (`ProviderSessions`), and when it wants refreshing. */
+  providerSession?: boolean;
+  refreshAt?: number;
   createdAt?: number;
   lastSeenAt?: number;
 }

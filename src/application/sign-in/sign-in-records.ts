@@ -9,7 +9,7 @@ import { readPrincipal, storePrincipal } from './stored-principal.js';
 
 /** What a completed sign-in established, as every request of the session sees it. */
 export interface SignIn {
-  /** The reference the session keeps; the saved tokens of this sign-in are stored under it too. */
+  /** The reference the session keeps; the provider session of this sign-in is stored under it too. */
   ref: string;
   /** The key of the provider that signed the user in (`undefined` for a record older than the field). */
   provider: ProviderKey | undefined;

@@ -1,5 +1,4 @@
 import type { Claim, Principal } from '../../domain/claims/principal.js';
-import type { SessionTokens } from '../ports/identity-provider.js';
 
 /**
  * The principal as the sign-in record stores it: claims as `[type, value]` pairs when
@@ -32,18 +31,4 @@ export function readPrincipal(value: unknown): Principal | undefined {
     }
   }
   return { scheme, claims: narrowed };
-}
-
-/** Reads stored tokens back, field by field. */
-export function readTokens(value: unknown): SessionTokens | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { accessToken, tokenType, refreshToken, idToken, expiresAt } = value as Record<string, unknown>;
-  if (typeof accessToken !== 'string') return undefined;
-  return {
-    accessToken,
-    ...(typeof tokenType === 'string' ? { tokenType } : {}),
-    ...(typeof refreshToken === 'string' ? { refreshToken } : {}),
-    ...(typeof idToken === 'string' ? { idToken } : {}),
-    ...(typeof expiresAt === 'number' ? { expiresAt } : {}),
-  };
 }

@@ -3,16 +3,16 @@ import { sessionLifetime, touchIntervalMs } from '../../domain/session-lifetime.
 import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { SettingsToken } from '../settings-token.js';
-import { SavedTokens, setTokenFields } from '../sign-in/saved-tokens.js';
+import { ProviderSessions, setProviderSessionFields } from '../sign-in/provider-sessions.js';
 import type { BrowserSession, SessionFields } from '../sign-in/session-fields.js';
 import { SignInRecords, type SignIn } from '../sign-in/sign-in-records.js';
-import { RefreshTokens } from './refresh-tokens.js';
+import { RefreshProviderSession } from './refresh-provider-session.js';
 
 /**
  * The cookie scheme's authenticate step, once the session record is loaded (its idle and
  * absolute limits already enforced): the sign-in it points to, the idle timeout slid
- * forward, and saved tokens refreshed when their access token has expired: kept on an
- * outage, dropped only when the provider refuses them for good.
+ * forward, and the provider session refreshed when its adapter's time has come: kept on
+ * an outage, dropped only when the provider refuses it for good.
  */
 @injectable()
 export class AuthenticateSession {
@@ -20,8 +20,8 @@ export class AuthenticateSession {
 
   constructor(
     @inject(SignInRecords) private readonly signIns: SignInRecords,
-    @inject(SavedTokens) private readonly savedTokens: SavedTokens,
-    @inject(RefreshTokens) private readonly refresh: RefreshTokens,
+    @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
+    @inject(RefreshProviderSession) private readonly refresh: RefreshProviderSession,
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
   ) {
@@ -35,23 +35,24 @@ export class AuthenticateSession {
     if (!signIn) return undefined;
     const now = this.clock.now();
     if (typeof fields.lastSeenAt !== 'number' || now - fields.lastSeenAt >= this.touchEveryMs) fields.lastSeenAt = now;
-    if (
-      fields.tokensSaved === true &&
-      this.refresh.needsRefresh(fields.tokensExpireAt, fields.tokensRefreshable === true)
-    ) {
-      await this.refreshSavedTokens(signIn, fields);
+    if (fields.providerSession === true && this.refresh.needsRefresh(fields.refreshAt)) {
+      await this.refreshProviderSession(signIn, fields);
     }
     return signIn;
   }
 
-  private async refreshSavedTokens(signIn: SignIn, fields: SessionFields): Promise<void> {
-    const result = await this.refresh.execute(signIn.ref, signIn.provider, () => this.savedTokens.load(signIn.ref));
+  private async refreshProviderSession(signIn: SignIn, fields: SessionFields): Promise<void> {
+    const result = await this.refresh.execute(signIn.ref, signIn.provider, () =>
+      this.providerSessions.load(signIn.ref),
+    );
     if (result.outcome === 'refreshed') {
-      // Written only while the sign-in's tokens still exist: a logout that got there first stands.
-      if (await this.savedTokens.replace(signIn.ref, result.tokens)) setTokenFields(fields, result.tokens);
+      // Written only while the sign-in's record still exists: a logout that got there first stands.
+      if (await this.providerSessions.replace(signIn.ref, result.session)) {
+        setProviderSessionFields(fields, result.session);
+      }
     } else if (result.outcome === 'refused') {
-      await this.savedTokens.drop(signIn.ref);
-      setTokenFields(fields, undefined);
+      await this.providerSessions.drop(signIn.ref);
+      setProviderSessionFields(fields, undefined);
     }
   }
 }

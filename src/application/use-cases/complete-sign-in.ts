@@ -14,7 +14,7 @@ import {
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
-import { SavedTokens, tokenFields } from '../sign-in/saved-tokens.js';
+import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
 
@@ -43,7 +43,7 @@ const noFlow = () =>
  *    *before* the adapter processes any token or assertion (openid-client, for one, fails
  *    open when a check value is undefined, so a message without its flow must never
  *    reach it);
- * 2. the adapter turns the message into claims and tokens; the claims are normalized;
+ * 2. the adapter turns the message into claims (and what it keeps of the session); the claims are normalized;
  * 3. the sign-in is established: its records are written, the earlier sign-in of this
  *    browser is released, and the session is rotated to a new id pointing to the new
  *    sign-in. Nothing touches the session until every record is written, so a failure at
@@ -55,7 +55,7 @@ export class CompleteSignIn {
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
     @inject(FlowRecords) private readonly flows: FlowRecords,
     @inject(SignInRecords) private readonly signIns: SignInRecords,
-    @inject(SavedTokens) private readonly savedTokens: SavedTokens,
+    @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
     @inject(ClockToken) private readonly clock: Clock,
     @inject(LoggerToken) private readonly logger: Logger,
     @inject(SettingsToken) private readonly settings: ProjectTemplateSettings,
@@ -110,14 +110,19 @@ export class CompleteSignIn {
     const signIn = await this.signIns.create(principal, provider.info.key);
     const earlier = { ...session.fields };
     try {
-      if (identity.tokens) await this.savedTokens.save(signIn.ref, identity.tokens);
-      // Signing in again replaces the earlier sign-in of this browser, tokens included.
+      if (identity.session) await this.providerSessions.save(signIn.ref, identity.session);
+      // Signing in again replaces the earlier sign-in of this browser, its provider session included.
       if (typeof earlier.signIn === 'string') {
-        await this.savedTokens.drop(earlier.signIn);
+        await this.providerSessions.drop(earlier.signIn);
         await this.signIns.release(earlier.signIn);
       }
       const now = this.clock.now();
-      await session.rotate({ signIn: signIn.ref, createdAt: now, lastSeenAt: now, ...tokenFields(identity.tokens) });
+      await session.rotate({
+        signIn: signIn.ref,
+        createdAt: now,
+        lastSeenAt: now,
+        ...providerSessionFields(identity.session),
+      });
     } catch (error) {
       await this.releaseQuietly(signIn.ref);
       throw error;
@@ -126,7 +131,7 @@ export class CompleteSignIn {
 
   /** A sign-in that could not be completed leaves no records behind, as far as the store lets us. */
   private async releaseQuietly(ref: string): Promise<void> {
-    const results = await Promise.allSettled([this.signIns.release(ref), this.savedTokens.drop(ref)]);
+    const results = await Promise.allSettled([this.signIns.release(ref), this.providerSessions.drop(ref)]);
     if (results.some((result) => result.status === 'rejected')) {
       this.logger.warn({}, 'records of an unfinished sign-in are left to expire');
     }

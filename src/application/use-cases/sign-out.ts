@@ -1,13 +1,17 @@
 import { inject, injectable } from 'tsyringe';
 import type { ProviderKey } from '../../domain/settings/settings.js';
-import { IdentityProvidersToken, type IdentityProvider, type SessionTokens } from '../ports/identity-provider.js';
+import {
+  IdentityProvidersToken,
+  type IdentityProvider,
+  type ProviderSessionRecord,
+} from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
-import { SavedTokens } from '../sign-in/saved-tokens.js';
+import { ProviderSessions } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
 
 /**
- * Logout: the session, its sign-in record and its saved tokens are removed from the store
+ * Logout: the session, its sign-in record and its provider session are removed from the store
  * (so the old cookie is anonymous on every instance), and the browser is sent to the
  * provider's end-session endpoint (RP-initiated logout) when the user signed in there and
  * it supports it; otherwise there is no provider step. A provider that cannot be reached
@@ -18,18 +22,18 @@ export class SignOut {
   constructor(
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
     @inject(SignInRecords) private readonly signIns: SignInRecords,
-    @inject(SavedTokens) private readonly savedTokens: SavedTokens,
+    @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
     @inject(LoggerToken) private readonly logger: Logger,
   ) {}
 
   async execute(session: BrowserSession): Promise<{ providerSignOutUrl: string | undefined }> {
     const ref = session.fields.signIn;
     const signIn = await this.signIns.read(ref);
-    const tokens =
-      ref !== undefined && session.fields.tokensSaved === true ? await this.savedTokens.load(ref) : undefined;
-    const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.provider, tokens) : undefined;
+    const kept =
+      ref !== undefined && session.fields.providerSession === true ? await this.providerSessions.load(ref) : undefined;
+    const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.provider, kept?.record) : undefined;
     if (ref !== undefined) {
-      await this.savedTokens.drop(ref);
+      await this.providerSessions.drop(ref);
       await this.signIns.release(ref);
     }
     session.end();
@@ -38,13 +42,13 @@ export class SignOut {
 
   private async providerSignOut(
     key: ProviderKey | undefined,
-    tokens: SessionTokens | undefined,
+    record: ProviderSessionRecord | undefined,
   ): Promise<string | undefined> {
     // By the provider's key, not its Scheme: a renamed scheme still ends the provider session.
     const provider = this.providers.find((candidate) => candidate.info.key === key);
     if (!provider?.signOutUrl) return undefined;
     try {
-      return await provider.signOutUrl(tokens);
+      return await provider.signOutUrl(record);
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
       this.logger.warn({ code, provider: provider.info.key }, 'provider sign-out unavailable; signed out locally only');

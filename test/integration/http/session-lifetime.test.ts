@@ -38,10 +38,10 @@ describe('session cookie and lifetime', () => {
     const { token, cookie, signInRef } = await sessionWith({ createdAt: now - 3_601_000, lastSeenAt: now - 1000 });
     const store = running.gatehouse.stores.sessions;
     const session = await store.get(sessionStoreKey(token));
-    await store.create(`tokens:${signInRef}`, { accessToken: 'sentinel-access-token' }, 60_000);
-    await store.replace(sessionStoreKey(token), { ...session, tokensSaved: true }, 60_000);
+    await store.create(`provider-session:${signInRef}`, { record: { accessToken: 'sentinel-access-token' } }, 60_000);
+    await store.replace(sessionStoreKey(token), { ...session, providerSession: true }, 60_000);
     expect(await status(cookie)).to.equal(401);
-    expect(await store.get(`tokens:${signInRef}`)).to.equal(undefined);
+    expect(await store.get(`provider-session:${signInRef}`)).to.equal(undefined);
   });
 
   it('ends a session older than AbsoluteLifetime however active it is', async () => {

@@ -9,6 +9,7 @@ import type { CallbackMessage, ChallengeStart, FlowSecrets } from '../../../src/
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { GatehouseError } from '../../../src/domain/errors.js';
 import { openIdConnect, type OpenIdConnectSettings } from '../../../src/adapters/oidc/open-id-connect.js';
+import { readSessionTokens } from '../../../src/adapters/oauth2/session-tokens.js';
 import { providerInfo } from '../../../src/adapters/provider-record.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { SystemClock } from '../../../src/adapters/system-clock.js';
@@ -157,10 +158,13 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     });
     expect(identity.claims['roles']).to.deep.equal(['Administrator']);
     expect(identity.claims['permissions']).to.deep.equal(['application.manage']);
-    expect(identity.tokens?.accessToken).to.be.a('string').that.is.not.empty;
-    expect(identity.tokens?.idToken).to.be.a('string').that.is.not.empty;
-    expect(identity.tokens?.refreshToken).to.be.a('string').that.is.not.empty;
-    expect(identity.tokens?.expiresAt).to.be.greaterThan(Date.now());
+    const tokens = readSessionTokens(identity.session?.record);
+    expect(tokens?.accessToken).to.be.a('string').that.is.not.empty;
+    expect(tokens?.idToken).to.be.a('string').that.is.not.empty;
+    expect(tokens?.refreshToken).to.be.a('string').that.is.not.empty;
+    expect(tokens?.expiresAt).to.be.greaterThan(Date.now());
+    // Refreshed when the access token expires: a refresh token was issued.
+    expect(identity.session?.refreshAt).to.equal(tokens?.expiresAt);
   });
 
   it('signs the plain user in without roles or permissions', async () => {
@@ -202,11 +206,13 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
 
   it('refreshes the tokens with the refresh token', async () => {
     const { start, callback } = await signIn('admin');
-    const { tokens } = await provider.completeCallback(asMessage(callback), start.secrets);
-    if (!tokens) expect.fail('no tokens');
+    const { session } = await provider.completeCallback(asMessage(callback), start.secrets);
+    const tokens = readSessionTokens(session?.record) ?? expect.fail('no tokens');
 
-    const refreshed = await provider.refreshTokens(tokens);
+    const renewed = await provider.refreshSession(session?.record ?? {});
+    const refreshed = readSessionTokens(renewed.record) ?? expect.fail('no refreshed tokens');
 
+    expect(renewed.refreshAt).to.equal(refreshed.expiresAt);
     expect(refreshed.accessToken).to.be.a('string').and.not.equal(tokens.accessToken);
     expect(refreshed.refreshToken).to.be.a('string').that.is.not.empty;
     expect(refreshed.idToken).to.be.a('string').that.is.not.empty;
@@ -217,9 +223,10 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     const jar = new CookieJar();
     const start = await provider.beginChallenge();
     const callback = remember(await driveOidcLogin(start.redirectUrl, 'user', jar));
-    const { tokens } = await provider.completeCallback(asMessage(callback), start.secrets);
+    const { session } = await provider.completeCallback(asMessage(callback), start.secrets);
+    const tokens = readSessionTokens(session?.record);
 
-    const signOut = new URL((await provider.signOutUrl(tokens)) ?? expect.fail('no sign-out URL'));
+    const signOut = new URL((await provider.signOutUrl(session?.record)) ?? expect.fail('no sign-out URL'));
 
     expect(`${signOut.origin}${signOut.pathname}`).to.equal(`${idp.issuer}/session/end`);
     expect(signOut.searchParams.get('id_token_hint')).to.equal(tokens?.idToken);

@@ -143,15 +143,15 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     const before = await storedTokens(app, browser);
     expect(before?.tokens.refreshToken).to.be.a('string');
     const session = (await app.gatehouse.stores.sessions.get(sessionKey)) ?? {};
-    await app.gatehouse.stores.sessions.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+    await app.gatehouse.stores.sessions.replace(sessionKey, { ...session, refreshAt: Date.now() - 1000 }, 60_000);
 
     const responses = await Promise.all([1, 2, 3, 4].map(() => browser.get(`${app.url}/api/app-info`)));
     expect(responses.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
     const after = await storedTokens(app, browser);
     expect(after?.key).to.equal(before?.key);
     expect(after?.tokens.accessToken).not.to.equal(before?.tokens.accessToken);
-    expect((await app.gatehouse.stores.sessions.get(sessionKey))?.tokensExpireAt).to.be.greaterThan(Date.now());
-    expect(app.logs.join('\n')).not.to.contain('token refresh refused');
+    expect((await app.gatehouse.stores.sessions.get(sessionKey))?.refreshAt).to.be.greaterThan(Date.now());
+    expect(app.logs.join('\n')).not.to.contain('provider session refresh refused');
   });
 
   it('keeps the saved tokens through a provider outage, and refreshes them once it answers again', async () => {
@@ -160,7 +160,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     const sessionKey = sessionStoreKey(browser.sessionToken(app.url) ?? '');
     const before = await storedTokens(app, browser);
     const session = (await app.gatehouse.stores.sessions.get(sessionKey)) ?? {};
-    await app.gatehouse.stores.sessions.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+    await app.gatehouse.stores.sessions.replace(sessionKey, { ...session, refreshAt: Date.now() - 1000 }, 60_000);
 
     idp.stalled = true;
     try {
@@ -170,8 +170,8 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       idp.stalled = false;
     }
     expect((await storedTokens(app, browser))?.tokens, 'kept as they were').to.deep.equal(before?.tokens);
-    expect((await app.gatehouse.stores.sessions.get(sessionKey))?.tokensSaved).to.equal(true);
-    expect(app.logs.join('\n')).to.contain('token refresh failed; saved tokens kept');
+    expect((await app.gatehouse.stores.sessions.get(sessionKey))?.providerSession).to.equal(true);
+    expect(app.logs.join('\n')).to.contain('provider session refresh failed; it is kept');
 
     expect((await browser.get(`${app.url}/api/app-info`)).status).to.equal(200);
     const after = await storedTokens(app, browser);
@@ -184,7 +184,7 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
     const first = await storedSession(app, browser);
     const firstTokens = await storedTokens(app, browser);
     expect(first?.signIn).to.be.a('string');
-    expect(firstTokens?.key).to.equal(`tokens:${String(first?.signIn)}`);
+    expect(firstTokens?.key).to.equal(`provider-session:${String(first?.signIn)}`);
 
     await browser.signIn(app.url, 'user');
     const second = await storedSession(app, browser);

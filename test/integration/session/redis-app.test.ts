@@ -95,11 +95,7 @@ else
         const sessionKey = sessionStoreKey(browser.sessionToken(a.url) ?? '');
         const store = a.gatehouse.stores.sessions;
         const expireTokens = async () =>
-          store.replace(
-            sessionKey,
-            { ...((await store.get(sessionKey)) ?? {}), tokensExpireAt: Date.now() - 1000 },
-            60_000,
-          );
+          store.replace(sessionKey, { ...((await store.get(sessionKey)) ?? {}), refreshAt: Date.now() - 1000 }, 60_000);
 
         for (let round = 1; round <= 2; round++) {
           const before = await storedTokens(a, browser);
@@ -118,7 +114,7 @@ else
           expect((await store.get(sessionKey))?.tokensExpireAt, `round ${round}`).to.be.greaterThan(Date.now());
         }
         // A second use of a spent refresh token would have been refused and the grant revoked.
-        expect([...a.logs, ...b.logs].join('\n')).not.to.contain('token refresh refused');
+        expect([...a.logs, ...b.logs].join('\n')).not.to.contain('provider session refresh refused');
       });
 
       it('keeps a pending sign-in small and short-lived: a long return URL is not stored, the record ends within 16 minutes', async () => {

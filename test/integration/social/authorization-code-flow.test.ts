@@ -94,6 +94,6 @@ describe('the shared authorization code flow refuses before the token endpoint',
       name: 'Ada Admin',
       email: 'ada@example.test',
     });
-    expect(identity.tokens).to.equal(undefined);
+    expect(identity.session).to.equal(undefined);
   });
 });

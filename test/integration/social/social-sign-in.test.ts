@@ -106,8 +106,10 @@ for (const vendor of SOCIAL_VENDORS) {
         sessionStoreKey(SESSION.exec(jar.header(run.app.url) ?? '')?.[1] ?? ''),
       );
       expect(session?.signIn).to.be.a('string');
-      expect(session?.tokensSaved).to.equal(undefined);
-      expect(await run.app.gatehouse.stores.sessions.get(`tokens:${String(session?.signIn)}`)).to.equal(undefined);
+      expect(session?.providerSession).to.equal(undefined);
+      expect(await run.app.gatehouse.stores.sessions.get(`provider-session:${String(session?.signIn)}`)).to.equal(
+        undefined,
+      );
     });
 
     it('answers a POST at the callback path with 405 (an OAuth redirect answer is a GET), reading no body', async () => {

@@ -229,18 +229,21 @@ describe('SaveTokens=true keeps the vendor token server-side (Amazon, which issu
     const sessionKey = sessionStoreKey(/gatehouse\.sid=([^;]+)/.exec(jar.header(run.app.url) ?? '')?.[1] ?? '');
     const store = run.app.gatehouse.stores.sessions;
     const session = (await store.get(sessionKey)) ?? {};
-    expect(session.tokensSaved).to.equal(true);
-    const saved = await store.get(`tokens:${String(session.signIn)}`);
+    expect(session.providerSession).to.equal(true);
+    const saved = (await store.get(`provider-session:${String(session.signIn)}`))?.record as Record<string, unknown>;
     expect(saved?.accessToken).to.be.a('string').and.match(/^at-/);
     expect(saved?.refreshToken).to.be.a('string').and.match(/^rt-/);
     expect(saved?.tokenType).to.equal('bearer');
     expect(callback.headers.get('set-cookie') ?? '').not.to.contain(String(saved?.accessToken));
 
-    await store.replace(sessionKey, { ...session, tokensExpireAt: Date.now() - 1000 }, 60_000);
+    await store.replace(sessionKey, { ...session, refreshAt: Date.now() - 1000 }, 60_000);
     const tokenRequests = run.server.requests.token;
     expect((await jar.fetch(`${run.app.url}/api/app-info`)).status).to.equal(200);
     expect(run.server.requests.token).to.equal(tokenRequests + 1);
-    const refreshed = await store.get(`tokens:${String(session.signIn)}`);
+    const refreshed = (await store.get(`provider-session:${String(session.signIn)}`))?.record as Record<
+      string,
+      unknown
+    >;
     expect(refreshed?.accessToken).to.be.a('string').and.not.equal(saved?.accessToken);
   });
 });

@@ -5,8 +5,11 @@ import type { HealthCheck } from '../../../src/application/ports/health-check.js
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { CheckReadiness } from '../../../src/application/use-cases/check-readiness.js';
 import { DrainState } from '../../../src/application/drain-state.js';
-import type { SessionTokens } from '../../../src/application/ports/identity-provider.js';
-import { RefreshTokens, type RefreshOutcome } from '../../../src/application/use-cases/refresh-tokens.js';
+import type { ProviderSession } from '../../../src/application/ports/identity-provider.js';
+import {
+  RefreshProviderSession,
+  type RefreshOutcome,
+} from '../../../src/application/use-cases/refresh-provider-session.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
@@ -14,25 +17,25 @@ import { FixedClock } from '../../support/fixed-clock.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-describe('RefreshTokens', () => {
-  const tokens: SessionTokens = { accessToken: 'a', refreshToken: 'r', expiresAt: 0 };
+describe('RefreshProviderSession', () => {
+  const tokens: ProviderSession = { record: { accessToken: 'a', refreshToken: 'r' }, refreshAt: 0 };
   const settings = (httpTimeoutSeconds = 10) => {
     const defaults = defaultSettings(builtInProviders);
     return { ...defaults, Authentication: { ...defaults.Authentication, HttpTimeoutSeconds: httpTimeoutSeconds } };
   };
-  /** One process's RefreshTokens; processes made from one store share it, as instances share Redis. */
+  /** One process's RefreshProviderSession; processes made from one store share it, as instances share Redis. */
   const process = (
     provider: FakeIdentityProvider,
     store: MemorySessionStore,
     httpTimeoutSeconds?: number,
     clock = new FixedClock(),
-  ) => new RefreshTokens([provider], clock, silent, store, settings(httpTimeoutSeconds));
-  /** The saved-tokens record, as the authentication middleware keeps it from each outcome. */
+  ) => new RefreshProviderSession([provider], clock, silent, store, settings(httpTimeoutSeconds));
+  /** The kept provider session, as the authentication middleware keeps it from each outcome. */
   class Saved {
-    current: SessionTokens | undefined = tokens;
+    current: ProviderSession | undefined = tokens;
     readonly reload = async () => this.current;
     keep(result: RefreshOutcome): RefreshOutcome {
-      if (result.outcome === 'refreshed') this.current = result.tokens;
+      if (result.outcome === 'refreshed') this.current = result.session;
       if (result.outcome === 'refused') this.current = undefined;
       return result;
     }
@@ -47,17 +50,16 @@ describe('RefreshTokens', () => {
     expect(renamed.outcome).to.equal('refreshed');
     const disabled = await process(provider, store).execute('s2', 'Social1', async () => tokens);
     expect(disabled).to.deep.equal({ outcome: 'refused' });
-    expect(provider.calls.refreshTokens).to.equal(1);
+    expect(provider.calls.refreshSession).to.equal(1);
   });
 
-  it('refreshes only expired tokens that carry a refresh token', () => {
+  it("refreshes only when the adapter's time to refresh has come", () => {
     const clock = new FixedClock(1_000_000);
-    const refresh = new RefreshTokens([new FakeIdentityProvider()], clock, silent, store, settings());
-    expect(refresh.needsRefresh(1_000_000, true)).to.equal(true);
-    expect(refresh.needsRefresh(1_000_000 + 20_000, true)).to.equal(true); // inside the 30 s skew
-    expect(refresh.needsRefresh(1_000_000 + 3_600_000, true)).to.equal(false);
-    expect(refresh.needsRefresh(0, false)).to.equal(false);
-    expect(refresh.needsRefresh(undefined, true)).to.equal(false);
+    const refresh = new RefreshProviderSession([new FakeIdentityProvider()], clock, silent, store, settings());
+    expect(refresh.needsRefresh(1_000_000)).to.equal(true);
+    expect(refresh.needsRefresh(1_000_000 + 20_000)).to.equal(true); // inside the 30 s skew
+    expect(refresh.needsRefresh(1_000_000 + 3_600_000)).to.equal(false);
+    expect(refresh.needsRefresh(undefined)).to.equal(false);
   });
 
   it('runs one refresh at a time per sign-in within a process, sharing its result', async () => {
@@ -70,8 +72,8 @@ describe('RefreshTokens', () => {
       refresh.execute('s1', 'OpenIdConnect', saved.reload),
       refresh.execute('s2', 'OpenIdConnect', saved.reload),
     ]);
-    expect(provider.calls.refreshTokens).to.equal(2);
-    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal([
+    expect(provider.calls.refreshSession).to.equal(2);
+    expect(results.map((result) => result.outcome === 'refreshed' && result.session.record.accessToken)).to.deep.equal([
       'a-refreshed',
       'a-refreshed',
       'a-refreshed',
@@ -92,8 +94,8 @@ describe('RefreshTokens', () => {
         refresh.execute('s1', 'OpenIdConnect', saved.reload).then((result) => saved.keep(result)),
       ),
     );
-    expect(provider.calls.refreshTokens).to.equal(1);
-    expect(results.map((result) => result.outcome === 'refreshed' && result.tokens.accessToken)).to.deep.equal([
+    expect(provider.calls.refreshSession).to.equal(1);
+    expect(results.map((result) => result.outcome === 'refreshed' && result.session.record.accessToken)).to.deep.equal([
       'a-refreshed',
       'a-refreshed',
       'a-refreshed',
@@ -103,14 +105,17 @@ describe('RefreshTokens', () => {
   it('reads the saved tokens again once it holds the claim, and does not refresh tokens another process already replaced', async () => {
     const provider = new FakeIdentityProvider();
     const saved = new Saved();
-    const replaced = { ...tokens, accessToken: 'replaced-elsewhere', expiresAt: Date.now() + 3_600_000 };
+    const replaced = {
+      record: { ...tokens.record, accessToken: 'replaced-elsewhere' },
+      refreshAt: Date.now() + 3_600_000,
+    };
     // The first read is what the request loaded; by the time the claim is held, another process saved new ones.
     let reads = 0;
     const load = async () => (reads++ === 0 ? tokens : replaced);
     const result = await process(provider, store).execute('s1', 'OpenIdConnect', load);
-    expect(result).to.deep.equal({ outcome: 'refreshed', tokens: replaced });
+    expect(result).to.deep.equal({ outcome: 'refreshed', session: replaced });
     expect(saved.current).to.equal(tokens);
-    expect(provider.calls.refreshTokens).to.equal(0);
+    expect(provider.calls.refreshSession).to.equal(0);
   });
 
   it('a definite refusal reaches every waiting process, which drops the tokens too', async () => {
@@ -128,7 +133,7 @@ describe('RefreshTokens', () => {
       ),
     );
     expect(results).to.deep.equal([{ outcome: 'refused' }, { outcome: 'refused' }]);
-    expect(provider.calls.refreshTokens).to.equal(1);
+    expect(provider.calls.refreshSession).to.equal(1);
   });
 
   it('keeps the tokens through an outage: a time-out is no refusal', async () => {
@@ -142,7 +147,7 @@ describe('RefreshTokens', () => {
     provider.refreshFailure = undefined;
     const retried = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', saved.reload);
     expect(retried.outcome).to.equal('refreshed');
-    expect(provider.calls.refreshTokens).to.equal(2);
+    expect(provider.calls.refreshSession).to.equal(2);
   });
 
   /** A process that claims the refresh of `tokens`, then never finishes it. */
@@ -170,7 +175,7 @@ describe('RefreshTokens', () => {
     expect(result).to.deep.equal({ outcome: 'kept' });
     // It waited 3 x HttpTimeoutSeconds on its clock, in steps of 50 ms, and not a step more.
     expect(clock.now() - started).to.equal(300);
-    expect(provider.calls.refreshTokens).to.equal(0);
+    expect(provider.calls.refreshSession).to.equal(0);
     expect(saved.current).to.equal(tokens);
   });
 
@@ -201,11 +206,14 @@ describe('RefreshTokens', () => {
     const provider = new FakeIdentityProvider();
     const saved = new Saved();
     const first = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', saved.reload));
-    const next = first.outcome === 'refreshed' ? { ...first.tokens, refreshToken: 'r2' } : tokens;
+    const next =
+      first.outcome === 'refreshed'
+        ? { ...first.session, record: { ...first.session.record, refreshToken: 'r2' } }
+        : tokens;
     saved.current = next;
     const second = await process(provider, store, 0.1).execute('s1', 'OpenIdConnect', saved.reload);
     expect(second.outcome).to.equal('refreshed');
-    expect(provider.calls.refreshTokens).to.equal(2);
+    expect(provider.calls.refreshSession).to.equal(2);
   });
 });
 

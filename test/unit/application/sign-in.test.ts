@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import type { CallbackMessage } from '../../../src/application/ports/identity-provider.js';
 import { FLOW_LIFETIME_MS, FlowRecords } from '../../../src/application/sign-in/flow-records.js';
-import { SavedTokens } from '../../../src/application/sign-in/saved-tokens.js';
+import { ProviderSessions } from '../../../src/application/sign-in/provider-sessions.js';
 import { SignInRecords } from '../../../src/application/sign-in/sign-in-records.js';
 import { BeginSignIn } from '../../../src/application/use-cases/begin-sign-in.js';
 import { CompleteSignIn } from '../../../src/application/use-cases/complete-sign-in.js';
@@ -34,7 +34,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       [provider],
       flows,
       signIns,
-      new SavedTokens(store, settings),
+      new ProviderSessions(store, settings),
       clock,
       quiet,
       settings,
@@ -122,8 +122,8 @@ describe('BeginSignIn and CompleteSignIn', () => {
       value: 'Administrator',
       issuer: 'OpenIdConnect',
     });
-    expect(session.fields).to.include({ createdAt: 1_000_000, lastSeenAt: 1_000_000, tokensSaved: true });
-    expect(await store.get(`tokens:${session.fields.signIn}`)).to.include({ accessToken: 'at' });
+    expect(session.fields).to.include({ createdAt: 1_000_000, lastSeenAt: 1_000_000, providerSession: true });
+    expect((await store.get(`provider-session:${session.fields.signIn}`))?.record).to.include({ accessToken: 'at' });
     expect(provider.lastSecrets).to.deep.equal({ nonce: 'n' });
     expect(await failure(finish('state-1'))).to.equal('idp.flow_missing'); // used up
   });
@@ -174,7 +174,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
     await finish('state-2', {}, session);
     expect(session.fields.signIn).to.not.equal(earlier);
     expect(await store.get(`signin:${earlier}`)).to.equal(undefined);
-    expect(await store.get(`tokens:${earlier}`)).to.equal(undefined);
+    expect(await store.get(`provider-session:${earlier}`)).to.equal(undefined);
   });
 
   it('leaves nothing behind when the session cannot be rotated: no sign-in, no tokens, the session untouched', async () => {
@@ -191,8 +191,8 @@ describe('BeginSignIn and CompleteSignIn', () => {
     await start();
     const session = new FakeBrowserSession();
     await finish('state-1', {}, session);
-    expect(session.fields.tokensSaved).to.equal(undefined);
-    expect(await store.get(`tokens:${session.fields.signIn}`)).to.equal(undefined);
+    expect(session.fields.providerSession).to.equal(undefined);
+    expect(await store.get(`provider-session:${session.fields.signIn}`)).to.equal(undefined);
   });
 
   it('applies the configured claim mappings and RemoveOriginalClaims', async () => {
