@@ -111,7 +111,7 @@ else
             .to.be.a('string')
             .and.not.equal(before?.tokens.accessToken);
           expect(after?.tokens.refreshToken, `round ${round}`).to.not.equal(before?.tokens.refreshToken); // rotated
-          expect((await store.get(sessionKey))?.tokensExpireAt, `round ${round}`).to.be.greaterThan(Date.now());
+          expect((await store.get(sessionKey))?.refreshAt, `round ${round}`).to.be.greaterThan(Date.now());
         }
         // A second use of a spent refresh token would have been refused and the grant revoked.
         expect([...a.logs, ...b.logs].join('\n')).not.to.contain('provider session refresh refused');
