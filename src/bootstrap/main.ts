@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
+import { forcedExitDelayMs } from '../domain/settings/shutdown-timing.js';
 import { createGatehouse } from './gatehouse.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
 /**
  * The process entry point: compose, listen on HOST:PORT (127.0.0.1:3000 by default),
- * and shut down gracefully on SIGTERM/SIGINT (a second signal forces the exit).
+ * and shut down gracefully on SIGTERM/SIGINT (a second signal forces the exit, and so does
+ * the drain plus the time to close having passed).
  * Configuration errors are listed on stderr and the process exits 1 before listening.
  */
 async function main(): Promise<void> {
@@ -42,8 +44,14 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    gatehouse.logger.info({ signal }, 'shutting down: draining');
-    setTimeout(() => process.exit(1), 25_000).unref();
+    // Due after the drain and the time to close, never with the drain's own end: a timer
+    // due then would cut the closing short (ShutdownDrainSeconds=25 once exited 1 at 25 s).
+    const forcedExitAfterMs = forcedExitDelayMs(gatehouse.settings.Hosting);
+    gatehouse.logger.info({ signal, forcedExitAfterMs }, 'shutting down: draining');
+    setTimeout(() => {
+      gatehouse.logger.error({ forcedExitAfterMs }, 'shutdown did not finish in time: exiting now');
+      process.exit(1);
+    }, forcedExitAfterMs).unref();
     gatehouse.shutdown().then(
       () => {
         gatehouse.logger.info({}, 'stopped');
