@@ -34,8 +34,6 @@ async function main(): Promise<void> {
     typeof address === 'object' && address
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : `${host}:${port}`;
-  gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
-  gatehouse.flushLog();
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -62,6 +60,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Only now: a SIGTERM sent as soon as this line shows would otherwise find no handler
+  // and kill the process outright, without draining or closing the stores.
+  gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
+  gatehouse.flushLog();
 }
 
 void main();

@@ -110,6 +110,20 @@ describe('startup (the real entry point)', function () {
     expect(Date.now() - started).to.be.lessThan(2000);
   });
 
+  it('exits 0 on SIGTERM once a short drain has passed and its stores are closed', async () => {
+    // Redis when the suite has one: closing then sends QUIT and waits for its answer.
+    const redis: Record<string, string> = process.env.REDIS_URL
+      ? { ProjectTemplate__Session__Store: 'Redis', ProjectTemplate__Session__Redis__Url: process.env.REDIS_URL }
+      : {};
+    const { child, output } = spawnMain({ ...redis, ProjectTemplate__Hosting__ShutdownDrainSeconds: '0.5' });
+    await listeningUrl(output, child);
+    child.kill('SIGTERM');
+    expect(await exitOf(child), `signal ${child.signalCode}, stdout:\n${output().stdout}`).to.equal(0);
+    // main logs this once shutdown() has resolved, which closes the stores last.
+    expect(output().stdout).to.match(/"msg":"stopped"/);
+    expect(output().stdout).not.to.contain('exiting now');
+  });
+
   it('starts in production with the memory store, logging that sessions are per process', async () => {
     const { child, output } = spawnMain({
       NODE_ENV: 'production',
