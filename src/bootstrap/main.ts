@@ -45,12 +45,14 @@ async function main(): Promise<void> {
     // Due after the drain and the time to close, never with the drain's own end: a timer
     // due then would cut the closing short (ShutdownDrainSeconds=25 once exited 1 at 25 s).
     const forcedExitAfterMs = forcedExitDelayMs(gatehouse.settings.Hosting);
-    gatehouse.logger.info({ signal, forcedExitAfterMs }, 'shutting down: draining');
     setTimeout(() => {
       gatehouse.logger.error({ forcedExitAfterMs }, 'shutdown did not finish in time: exiting now');
       process.exit(1);
     }, forcedExitAfterMs).unref();
-    gatehouse.shutdown().then(
+    const stopped = gatehouse.shutdown(); // readiness answers 503 from here on
+    gatehouse.logger.info({ signal, forcedExitAfterMs }, 'shutting down: draining');
+    gatehouse.flushLog(); // at once, as the "listening" line: whoever watches sees the drain begin
+    stopped.then(
       () => {
         gatehouse.logger.info({}, 'stopped');
         process.exit(0);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { freePort } from '../../scripts/free-port.js';
-import { exitOf, listeningUrl, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
+import { exitOf, listeningUrl, printed, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
 
 const SENTINEL = 'SENTINEL-client-secret-7f3a9c';
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
@@ -101,7 +101,8 @@ describe('startup (the real entry point)', function () {
     const { child, output } = spawnMain({ ProjectTemplate__Hosting__ShutdownDrainSeconds: '20' });
     const url = await listeningUrl(output, child);
     child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Printed once draining has begun: readiness must already answer 503, not some time later.
+    await printed(output, child, /"msg":"shutting down: draining"/);
     expect((await fetch(`${url}/health/ready`)).status).to.equal(503);
     expect((await fetch(`${url}/health/live`)).status).to.equal(200);
     const started = Date.now();
