@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { createHook } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
@@ -8,6 +9,33 @@ import { bufferedDestination } from '../../../src/adapters/logging/buffered-dest
 import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A schedule the test drives: `tick()` is the moment a timer would have fired. */
+function manualSchedule() {
+  const flushes = new Set<() => void>();
+  return {
+    schedule: (flush: () => void) => {
+      flushes.add(flush);
+      return () => void flushes.delete(flush);
+    },
+    tick: () => flushes.forEach((flush) => flush()),
+    /** Destinations it still calls. */
+    running: () => flushes.size,
+  };
+}
+
+/** Timers (setTimeout, setInterval) that buffered-destination.ts started and has not cleared, unreferenced ones included. */
+function liveTimers(): { count(): number; stop(): void } {
+  const live = new Set<number>();
+  const hook = createHook({
+    init: (id, type) => {
+      // Only the module's own: mocha starts a timer of its own for every test.
+      if (type === 'Timeout' && new Error().stack?.includes('buffered-destination.ts')) live.add(id);
+    },
+    destroy: (id) => void live.delete(id),
+  }).enable();
+  return { count: () => live.size, stop: () => void hook.disable() };
+}
 
 describe('bufferedDestination (production log lines, written in blocks)', () => {
   let dir: string;
@@ -56,6 +84,49 @@ describe('bufferedDestination (production log lines, written in blocks)', () => 
       expect(contents(file), ending).to.equal('{"msg":"last words"}\n');
     }
   });
+
+  it('on close writes what it holds, leaves its schedule and its file, and drops later lines', () => {
+    const file = join(dir, 'closed.log');
+    const timer = manualSchedule();
+    const destination = bufferedDestination(file, { schedule: timer.schedule });
+    destination.write('{"msg":"held"}\n');
+    destination.close();
+    expect(contents(file)).to.equal('{"msg":"held"}\n');
+    expect(timer.running(), 'still scheduled').to.equal(0);
+    // The closed file's descriptor number is free again, likely for this next file: a
+    // late line must not land in it.
+    const next = join(dir, 'next.log');
+    const nextFd = openSync(next, 'a');
+    try {
+      destination.write('{"msg":"too late"}\n');
+      destination.flush();
+      timer.tick();
+      destination.close();
+    } finally {
+      closeSync(nextFd);
+    }
+    expect(contents(file)).to.equal('{"msg":"held"}\n');
+    expect(contents(next)).to.equal('');
+  });
+
+  it('shares one timer and one exit listener among all it makes, and closing them all leaves neither', async () => {
+    const listeners = process.listenerCount('exit');
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    const openFiles = descriptors();
+    const timers = liveTimers();
+    try {
+      const destinations = Array.from({ length: 50 }, (_, i) => bufferedDestination(join(dir, `${i}.log`)));
+      expect(process.listenerCount('exit') - listeners, 'exit listeners added').to.be.at.most(1);
+      expect(timers.count(), 'timers started').to.be.at.most(1);
+      for (const destination of destinations) destination.close();
+      expect(process.listenerCount('exit'), 'exit listeners left').to.equal(listeners);
+      await new Promise((resolve) => setImmediate(resolve)); // a cleared timer's destroy is reported on the next turn
+      expect(timers.count(), 'timers left').to.equal(0);
+      expect(descriptors(), 'files left open').to.equal(openFiles);
+    } finally {
+      timers.stop();
+    }
+  });
 });
 
 describe('Gatehouse.flushLog (main calls it after the "listening" line)', () => {
@@ -63,6 +134,7 @@ describe('Gatehouse.flushLog (main calls it after the "listening" line)', () => 
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-log-'));
     try {
       const file = join(dir, 'start.log');
+      const destination = bufferedDestination(file);
       const gatehouse = await createGatehouse({
         env: {
           ...COOKIE_POSTURE,
@@ -70,13 +142,14 @@ describe('Gatehouse.flushLog (main calls it after the "listening" line)', () => 
           ProjectTemplate__Logging__Level: 'info',
           ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
         },
-        logDestination: bufferedDestination(file),
+        logDestination: destination,
       });
       gatehouse.logger.info({ url: 'http://127.0.0.1:1' }, 'Gatehouse listening on http://127.0.0.1:1');
       expect(readFileSync(file, 'utf8')).not.to.contain('listening');
       gatehouse.flushLog();
       expect(readFileSync(file, 'utf8')).to.contain('"msg":"Gatehouse listening on http://127.0.0.1:1"');
       await gatehouse.shutdown();
+      destination.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
