@@ -1,14 +1,12 @@
 import { expect } from 'chai';
 import { createHook } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { bufferedDestination } from '../../../src/adapters/logging/buffered-destination.js';
 import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A schedule the test drives: `tick()` is the moment a timer would have fired. */
 function manualSchedule() {
@@ -37,37 +35,54 @@ function liveTimers(): { count(): number; stop(): void } {
   return { count: () => live.size, stop: () => void hook.disable() };
 }
 
+/** Resolves with what `file` holds once something is written to it: on the write itself, however slow the machine. */
+function firstWrite(file: string): Promise<string> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!existsSync(file)) return void watcher.close(); // the test ended (timed out) and removed it
+      const text = readFileSync(file, 'utf8');
+      if (text === '') return;
+      watcher.close();
+      resolve(text);
+    };
+    const watcher = watch(file, check);
+    check();
+  });
+}
+
 describe('bufferedDestination (production log lines, written in blocks)', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'gatehouse-log-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const contents = (file: string) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return '';
-    }
-  };
+  const contents = (file: string) => readFileSync(file, 'utf8');
 
-  it('holds a short line back, then writes it within the flush interval', async () => {
+  it('holds a short line back until its schedule calls, then writes it', () => {
     const file = join(dir, 'quiet.log');
-    const destination = bufferedDestination(file);
-    await sleep(300); // the file is opened asynchronously; let a first interval pass empty
+    const timer = manualSchedule();
+    const destination = bufferedDestination(file, { schedule: timer.schedule });
     destination.write('{"msg":"one"}\n');
-    await sleep(20);
     expect(contents(file)).to.equal('');
-    await sleep(400);
+    timer.tick();
     expect(contents(file)).to.equal('{"msg":"one"}\n');
+    destination.close();
   });
 
-  it('writes a full block without waiting for the interval', async () => {
-    const file = join(dir, 'busy.log');
+  it('by default writes a held line by itself, without being asked', async () => {
+    const file = join(dir, 'default.log');
     const destination = bufferedDestination(file);
-    await sleep(300);
+    destination.write('{"msg":"one"}\n');
+    expect(contents(file)).to.equal('');
+    expect(await firstWrite(file)).to.equal('{"msg":"one"}\n'); // at the shared timer's next call
+    destination.close();
+  });
+
+  it('writes a full block at once, without waiting for its schedule', () => {
+    const file = join(dir, 'busy.log');
+    const destination = bufferedDestination(file, { schedule: manualSchedule().schedule });
     const line = `{"msg":"${'x'.repeat(90)}"}\n`;
     for (let i = 0; i < 60; i++) destination.write(line); // about 6 KB
-    await sleep(50);
     expect(contents(file).length).to.be.at.least(4096);
+    destination.close();
   });
 
   it('writes what is left when the process exits, also after an uncaught error', () => {
@@ -76,7 +91,8 @@ describe('bufferedDestination (production log lines, written in blocks)', () => 
       rmSync(file, { force: true });
       const script = `import { bufferedDestination } from './src/adapters/logging/buffered-destination.ts';
         const d = bufferedDestination(${JSON.stringify(file)});
-        setTimeout(() => { d.write('{"msg":"last words"}\\n'); ${ending}; }, 100);`;
+        d.write('{"msg":"last words"}\\n');
+        ${ending};`;
       spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
         cwd: process.cwd(),
         encoding: 'utf8',
