@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
+import { forcedExitDelayMs } from '../domain/settings/shutdown-timing.js';
 import { createGatehouse } from './gatehouse.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
 /**
  * The process entry point: compose, listen on HOST:PORT (127.0.0.1:3000 by default),
- * and shut down gracefully on SIGTERM/SIGINT (a second signal forces the exit).
+ * and shut down gracefully on SIGTERM/SIGINT (a second signal forces the exit, and so does
+ * the drain plus the time to close having passed).
  * Configuration errors are listed on stderr and the process exits 1 before listening.
  */
 async function main(): Promise<void> {
@@ -32,8 +34,6 @@ async function main(): Promise<void> {
     typeof address === 'object' && address
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : `${host}:${port}`;
-  gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
-  gatehouse.flushLog();
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -42,9 +42,17 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    gatehouse.logger.info({ signal }, 'shutting down: draining');
-    setTimeout(() => process.exit(1), 25_000).unref();
-    gatehouse.shutdown().then(
+    // Due after the drain and the time to close, never with the drain's own end: a timer
+    // due then would cut the closing short (ShutdownDrainSeconds=25 once exited 1 at 25 s).
+    const forcedExitAfterMs = forcedExitDelayMs(gatehouse.settings.Hosting);
+    setTimeout(() => {
+      gatehouse.logger.error({ forcedExitAfterMs }, 'shutdown did not finish in time: exiting now');
+      process.exit(1);
+    }, forcedExitAfterMs).unref();
+    const stopped = gatehouse.shutdown(); // readiness answers 503 from here on
+    gatehouse.logger.info({ signal, forcedExitAfterMs }, 'shutting down: draining');
+    gatehouse.flushLog(); // at once, as the "listening" line: whoever watches sees the drain begin
+    stopped.then(
       () => {
         gatehouse.logger.info({}, 'stopped');
         process.exit(0);
@@ -54,6 +62,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Only now: a SIGTERM sent as soon as this line shows would otherwise find no handler
+  // and kill the process outright, without draining or closing the stores.
+  gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
+  gatehouse.flushLog();
 }
 
 void main();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { freePort } from '../../scripts/free-port.js';
-import { exitOf, listeningUrl, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
+import { exitOf, listeningUrl, printed, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
 
 const SENTINEL = 'SENTINEL-client-secret-7f3a9c';
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
@@ -101,13 +101,28 @@ describe('startup (the real entry point)', function () {
     const { child, output } = spawnMain({ ProjectTemplate__Hosting__ShutdownDrainSeconds: '20' });
     const url = await listeningUrl(output, child);
     child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Printed once draining has begun: readiness must already answer 503, not some time later.
+    await printed(output, child, /"msg":"shutting down: draining"/);
     expect((await fetch(`${url}/health/ready`)).status).to.equal(503);
     expect((await fetch(`${url}/health/live`)).status).to.equal(200);
     const started = Date.now();
     child.kill('SIGTERM');
     expect(await exitOf(child)).to.equal(1);
     expect(Date.now() - started).to.be.lessThan(2000);
+  });
+
+  it('exits 0 on SIGTERM once a short drain has passed and its stores are closed', async () => {
+    // Redis when the suite has one: closing then sends QUIT and waits for its answer.
+    const redis: Record<string, string> = process.env.REDIS_URL
+      ? { ProjectTemplate__Session__Store: 'Redis', ProjectTemplate__Session__Redis__Url: process.env.REDIS_URL }
+      : {};
+    const { child, output } = spawnMain({ ...redis, ProjectTemplate__Hosting__ShutdownDrainSeconds: '0.5' });
+    await listeningUrl(output, child);
+    child.kill('SIGTERM');
+    expect(await exitOf(child), `signal ${child.signalCode}, stdout:\n${output().stdout}`).to.equal(0);
+    // main logs this once shutdown() has resolved, which closes the stores last.
+    expect(output().stdout).to.match(/"msg":"stopped"/);
+    expect(output().stdout).not.to.contain('exiting now');
   });
 
   it('starts in production with the memory store, logging that sessions are per process', async () => {

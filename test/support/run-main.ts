@@ -61,22 +61,55 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /** Resolves with the URL once the process logs that it listens. */
-export function listeningUrl(
+export async function listeningUrl(
   output: () => { stdout: string; stderr?: string },
   child: ChildProcess,
   timeoutMs = 10_000,
 ): Promise<string> {
+  const match = await printed(output, child, /Gatehouse listening on (http:\/\/[^"\s]+)/, timeoutMs).catch(() => {
+    throw new Error(`the process did not start listening${output().stderr ? `:\n${output().stderr}` : ''}`);
+  });
+  return match[1] ?? '';
+}
+
+/**
+ * Resolves with the match once the process has written `pattern` to stdout: as soon as
+ * the line arrives, however slow the machine. Rejects when the process exits first or
+ * `timeoutMs` passes, naming the pattern.
+ */
+export function printed(
+  output: () => { stdout: string },
+  child: ChildProcess,
+  pattern: RegExp,
+  timeoutMs = 10_000,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = setInterval(() => {
-      const match = /Gatehouse listening on (http:\/\/[^"\s]+)/.exec(output().stdout);
-      if (match?.[1]) {
-        clearInterval(poll);
-        resolve(match[1]);
-      } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
-        clearInterval(poll);
-        reject(new Error(`the process did not start listening${output().stderr ? `:\n${output().stderr}` : ''}`));
-      }
-    }, 25);
+    // spawnEntryPoint's 'data' listener came first: `output()` already holds each chunk here.
+    const check = () => {
+      const match = pattern.exec(output().stdout);
+      if (match) finish(() => resolve(match));
+      else if (ended()) finish(() => reject(new Error(`the process ended without printing ${pattern}`)));
+    };
+    // 'close' comes after the exit and the last of stdout; a process that ended before the call has no event left.
+    const ended = () =>
+      (child.exitCode !== null || child.signalCode !== null) &&
+      (child.stdout === null || child.stdout.readableEnded || child.stdout.destroyed);
+    const onClose = () => {
+      const match = pattern.exec(output().stdout);
+      finish(() => (match ? resolve(match) : reject(new Error(`the process ended without printing ${pattern}`))));
+    };
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`${pattern} not printed within ${timeoutMs} ms`))),
+      timeoutMs,
+    );
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.off('close', onClose);
+      settle();
+    };
+    child.stdout?.on('data', check);
+    child.once('close', onClose);
+    check();
   });
 }

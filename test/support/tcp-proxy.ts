@@ -13,6 +13,9 @@ export class TcpProxy {
   private listeningPort = 0;
   /** Connections accepted since the proxy started. */
   accepted = 0;
+  /** The client-side port of each connection accepted, in the order they were accepted. */
+  readonly clientPorts: number[] = [];
+  private readonly onAccept = new Set<() => void>();
 
   private constructor(private readonly target: { host: string; port: number }) {}
 
@@ -59,8 +62,23 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.resume();
   }
 
+  /** Resolves once the connection from this client-side port has been accepted. */
+  acceptedFrom(clientPort: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!this.clientPorts.includes(clientPort)) return;
+        this.onAccept.delete(check);
+        resolve();
+      };
+      this.onAccept.add(check);
+      check();
+    });
+  }
+
   private relay(client: net.Socket): void {
     this.accepted += 1;
+    this.clientPorts.push(client.remotePort ?? -1);
+    for (const check of [...this.onAccept]) check();
     const upstream = net.connect(this.target.port, this.target.host);
     for (const [from, to] of [
       [client, upstream],

@@ -48,11 +48,6 @@ export class MemorySessionStore implements SessionStore {
     this.clock = options.clock;
   }
 
-  /** Entries held, including expired ones not reached yet: the memory actually in use. */
-  get size(): number {
-    return this.entries.size;
-  }
-
   async get(key: string): Promise<StoredRecord | undefined> {
     const entry = this.live(key);
     if (entry === undefined) return undefined;

@@ -3,6 +3,7 @@ import { envName, error, keyOf, warning, type SettingsProblem } from './problem.
 import { callbackPathOf, type ProviderDefinition } from '../providers/provider-definition.js';
 import { checkProvider } from './provider-rules.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
+import { CLOSING_SECONDS, MAX_SHUTDOWN_DRAIN_SECONDS, TERMINATION_GRACE_SECONDS } from './shutdown-timing.js';
 import { isLoopbackHost, parseHttpUrl } from './url-rules.js';
 
 /** A key present in a configuration source that the schema does not know. */
@@ -175,11 +176,11 @@ function checkHosting(settings: ProjectTemplateSettings, environment: Environmen
       ),
     );
   }
-  if (!(ShutdownDrainSeconds >= 0 && ShutdownDrainSeconds <= 25)) {
+  if (!(ShutdownDrainSeconds >= 0 && ShutdownDrainSeconds <= MAX_SHUTDOWN_DRAIN_SECONDS)) {
     problems.push(
       error(
         keyOf('Hosting', 'ShutdownDrainSeconds'),
-        'must be between 0 and 25 seconds, so that shutdown ends well inside 30 s',
+        `must be between 0 and ${MAX_SHUTDOWN_DRAIN_SECONDS} seconds, so that the drain and up to ${CLOSING_SECONDS} s of closing after it end inside the ${TERMINATION_GRACE_SECONDS} s a host commonly allows after SIGTERM`,
       ),
     );
   }

@@ -1,5 +1,6 @@
+import 'reflect-metadata';
 import { expect } from 'chai';
-import type { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
+import { FlowRecords } from '../../../src/application/sign-in/flow-records.js';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
 import { adminClaims, signIn } from '../../support/sign-in.js';
@@ -36,6 +37,7 @@ describe('pending sign-ins: bounded apart from signed-in users, and limited per 
     const asUser = () => fetch(`${app.url}/api/app-info`, { headers: { cookie: signedIn.cookie } });
     expect((await asUser()).status).to.equal(200);
     const returnUrl = `/${'a'.repeat(12 * 1024)}`;
+    const states: string[] = [];
     for (let i = 0; i < 400; i++) {
       const response = await challenge(
         { 'x-forwarded-for': `198.51.100.${i % 250}, 10.0.${i >> 8}.${i & 255}` },
@@ -43,10 +45,15 @@ describe('pending sign-ins: bounded apart from signed-in users, and limited per 
       );
       expect(response.status).to.equal(302);
       expect(response.headers.getSetCookie().join(';')).not.to.contain('gatehouse.sid=');
+      states.push(new URL(response.headers.get('location') ?? '').searchParams.get('state') ?? '');
     }
     expect((await asUser()).status, 'still signed in').to.equal(200);
-    const pending = app.gatehouse.stores.pendingSignIns as MemorySessionStore;
-    expect(pending.size, 'pending sign-ins stay within MaxPendingSignIns').to.be.at.most(50);
+    // The flows still pending, looked up as a callback would look them up.
+    const flows = new FlowRecords(app.gatehouse.stores.pendingSignIns);
+    const pending: number[] = [];
+    for (const [i, state] of states.entries()) if ((await flows.find(state)) !== undefined) pending.push(i);
+    expect(pending.length, 'pending sign-ins stay within MaxPendingSignIns').to.be.within(1, 50);
+    expect(pending.at(-1), 'the newest is kept, the oldest evicted').to.equal(399);
   });
 
   it('refuses the sign-ins of one client past its limit with 429 and Retry-After, whatever it puts first in X-Forwarded-For', async () => {

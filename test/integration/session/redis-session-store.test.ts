@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { RedisSessionStore } from '../../../src/adapters/session/redis-session-store.js';
@@ -13,16 +15,41 @@ const redisUrl = process.env.REDIS_URL ?? '';
 /** Log lines a store wrote, as the JSON an operator would read. */
 class RecordingLogger {
   readonly lines: { level: string; fields: object; msg: string }[] = [];
+  private readonly onLine = new Set<() => void>();
   warn(fields: object, msg: string): void {
-    this.lines.push({ level: 'warn', fields, msg });
+    this.record({ level: 'warn', fields, msg });
   }
   error(fields: object, msg: string): void {
-    this.lines.push({ level: 'error', fields, msg });
+    this.record({ level: 'error', fields, msg });
   }
   text(): string {
     return JSON.stringify(this.lines);
   }
+  /** Resolves once a line whose JSON matches `pattern` has been logged, before or after the call. */
+  logged(pattern: RegExp): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!this.lines.some((line) => pattern.test(JSON.stringify(line)))) return;
+        this.onLine.delete(check);
+        resolve();
+      };
+      this.onLine.add(check);
+      check();
+    });
+  }
+  private record(line: { level: string; fields: object; msg: string }): void {
+    this.lines.push(line);
+    for (const check of [...this.onLine]) check();
+  }
 }
+
+/** Shortens one key's time-to-live by ARGV[1] ms, in one step; a key without one is left alone. */
+const SHORTEN_TIME_TO_LIVE = `
+local left = redis.call('PTTL', KEYS[1])
+if left > 0 then redis.call('PEXPIRE', KEYS[1], left - tonumber(ARGV[1])) end`;
+
+/** The store's client failed a reconnection attempt (nothing listens) and is waiting before the next. */
+const RECONNECTION_REFUSED = /"code":"ECONNREFUSED".*connection failed/;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -69,6 +96,18 @@ if (redisUrl === '') {
     });
   }
 
+  /**
+   * Lets `ms` of Redis's time pass for this run's keys without waiting for it: each
+   * time-to-live left is shortened by `ms`, and Redis itself deletes a key given one that is
+   * not positive, as it would on expiry.
+   */
+  async function shortenTimesToLive(ms: number): Promise<void> {
+    const keys: string[] = [];
+    for await (const batch of admin.scanStream({ match: `${runPrefix}*`, count: 500 }))
+      keys.push(...(batch as string[]));
+    for (const key of keys) await admin.eval(SHORTEN_TIME_TO_LIVE, 1, key, ms);
+  }
+
   describe('RedisSessionStore against the Redis at REDIS_URL', function () {
     before(async function () {
       await admin.connect();
@@ -86,7 +125,7 @@ if (redisUrl === '') {
     sessionStoreContract('RedisSessionStore', async () => {
       const store = newStore();
       await store.connect();
-      return { store, elapse: (ms) => sleep(ms), close: () => store.close() };
+      return { store, elapse: shortenTimesToLive, close: () => store.close() };
     });
 
     describe('keys, values and time-to-live', function () {
@@ -165,10 +204,16 @@ if (redisUrl === '') {
       it('opens no connection until connect() is called', async function () {
         const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
         const lazy = newStore({ url: urlVia(proxy.port) });
-        await sleep(50);
-        expect(proxy.accepted).to.equal(0);
+        // A connection the store opened on construction would be under way once the
+        // callbacks the construction queued have run, and so be accepted before this one.
+        await new Promise((resolve) => setImmediate(resolve));
+        const sentinel = net.connect(proxy.port, '127.0.0.1');
+        await once(sentinel, 'connect');
+        await proxy.acceptedFrom(sentinel.localPort ?? -1);
+        expect(proxy.accepted, 'connections accepted up to the sentinel').to.equal(1);
+        sentinel.destroy();
         await lazy.connect();
-        expect(proxy.accepted).to.equal(1);
+        expect(proxy.accepted).to.equal(2);
         expect(await lazy.ping()).to.equal(true);
         await lazy.close();
         await proxy.close();
@@ -207,9 +252,9 @@ if (redisUrl === '') {
         const started = performance.now();
         expectUnavailable(await rejection(store.get(keptKey)));
         expect(performance.now() - started).to.be.below(commandTimeoutMs + 300);
-        // Nothing is queued while disconnected: once reconnection attempts have backed off,
-        // a call still fails at once instead of waiting for the next attempt or the time-out.
-        await sleep(600);
+        // Nothing is queued while disconnected: once a reconnection attempt has failed and the
+        // client waits for the next, a call still fails at once instead of waiting for it or the time-out.
+        await logger.logged(RECONNECTION_REFUSED);
         const queuedStarted = performance.now();
         expectUnavailable(await rejection(store.get(keptKey)));
         expect(performance.now() - queuedStarted, 'failed without waiting').to.be.below(commandTimeoutMs / 2);
@@ -280,7 +325,7 @@ if (redisUrl === '') {
           await store.create(someKey, { n: 1 }, 60_000);
           await proxy.close();
           seen.push(inspect(await rejection(store.get(someKey)), { depth: 10, showHidden: true }));
-          await sleep(300);
+          await logger.logged(RECONNECTION_REFUSED); // the outage reached the log: the line checked below
           await proxy.open();
           await eventually(() => store.ping(), 4_000);
 

@@ -13,13 +13,14 @@ import type { ProjectTemplateSettings } from '../../../src/domain/settings/setti
 import { FakeBrowserSession } from '../../support/fake-browser-session.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
 import { FixedClock } from '../../support/fixed-clock.js';
+import { KeyRecordingStore } from '../../support/key-recording-store.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('BeginSignIn and CompleteSignIn', () => {
   let clock: FixedClock;
-  let store: MemorySessionStore;
-  let pending: MemorySessionStore;
+  let store: KeyRecordingStore;
+  let pending: KeyRecordingStore;
   let provider: FakeIdentityProvider;
   let begin: BeginSignIn;
   let complete: CompleteSignIn;
@@ -44,8 +45,8 @@ describe('BeginSignIn and CompleteSignIn', () => {
 
   beforeEach(() => {
     clock = new FixedClock(1_000_000);
-    store = new MemorySessionStore({ maxEntries: 100, clock });
-    pending = new MemorySessionStore({ maxEntries: 100, clock });
+    store = new KeyRecordingStore(new MemorySessionStore({ maxEntries: 100, clock }));
+    pending = new KeyRecordingStore(new MemorySessionStore({ maxEntries: 100, clock }));
     provider = new FakeIdentityProvider();
     settings = defaultSettings(builtInProviders);
     compose();
@@ -88,8 +89,9 @@ describe('BeginSignIn and CompleteSignIn', () => {
 
   it('stores the flow, and nothing else, in the pending-sign-in store', async () => {
     await start();
-    expect(store.size, 'nothing in the signed-in store').to.equal(0);
-    expect(pending.size, 'the flow and the client count').to.equal(2);
+    expect(await store.held(), 'nothing in the signed-in store').to.deep.equal([]);
+    const held = (await pending.held()).map((key) => key.slice(0, key.indexOf(':')));
+    expect(held, 'the client count and the flow').to.deep.equal(['challenges', 'flow']);
   });
 
   it('limits the sign-ins one client may start per flow lifetime, saying when to try again', async () => {
@@ -155,7 +157,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       await start();
       expect(await failure(act())).to.equal(code);
       expect(provider.calls.completeCallback).to.equal(0);
-      expect(store.size, 'no sign-in record').to.equal(0);
+      expect(await store.held(), 'no sign-in record').to.deep.equal([]);
     });
   }
 
@@ -183,7 +185,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
     session.failRotation = true;
     expect(await failure(finish('state-1', {}, session))).to.equal('Error: the store did not answer');
     expect(session.fields).to.deep.equal({ createdAt: 5 });
-    expect(store.size).to.equal(0);
+    expect(await store.held(), 'nothing in the signed-in store').to.deep.equal([]);
   });
 
   it('keeps no tokens when the adapter returns none', async () => {
