@@ -12,10 +12,15 @@ import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
 import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
+import type { ProviderRecord } from '../../src/adapters/provider-record.js';
+import { builtInProviders } from '../../src/bootstrap/provider-catalogue.js';
 
 export interface SocialVendor {
-  key: 'Social1' | 'Social2' | 'Social3';
+  key: string;
+  /** The shape of the vendor's server. */
   vendor: 'Microsoft' | 'Amazon' | 'GitHub';
+  /** A provider this build does not ship, registered through its record alone (the built-in ones otherwise). */
+  record?: ProviderRecord;
   start(options: VendorServerOptions): Promise<VendorServer>;
   /** The application claims each demo account gets from this vendor's fields and the claims table. */
   accounts: Record<DemoLogin, { subject: string; name: string; email?: string }>;
@@ -108,7 +113,7 @@ export function socialHarness(vendor: SocialVendor): SocialHarness {
             ...endpointOverrides(vendor.key, server),
             ...env,
           },
-          { port },
+          { port, ...(vendor.record ? { providers: [...builtInProviders, vendor.record] } : {}) },
         );
       } catch (error) {
         await server.close();

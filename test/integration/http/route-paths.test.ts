@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { isRoutedPath, routedPaths } from '../../../src/adapters/koa/routes/route-paths.js';
+import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+
+describe('routed paths declared without handlers (what the startup rules check callback paths against)', () => {
+  let app: RunningGatehouse;
+  before(async () => {
+    app = await startGatehouse();
+  });
+  after(() => app.close());
+
+  it('are exactly the paths of the endpoint table', () => {
+    expect([...new Set(app.gatehouse.endpoints.map((endpoint) => endpoint.path))]).to.have.members([...routedPaths]);
+  });
+
+  it('match concrete paths as the router does, optional segments included', () => {
+    expect(isRoutedPath('/Account/Login')).to.equal(true);
+    expect(isRoutedPath('/Home/Error')).to.equal(true);
+    expect(isRoutedPath('/Home/Error/500')).to.equal(true);
+    expect(isRoutedPath('/')).to.equal(true);
+    expect(isRoutedPath('/signin-oidc')).to.equal(false);
+    expect(isRoutedPath('/Saml2/Acs')).to.equal(false);
+  });
+
+  it('stop a provider whose callback path is a routed path from starting', async () => {
+    const failure = await startGatehouse({
+      ProjectTemplate__Authentication__Providers__Social2__Enabled: 'true',
+      ProjectTemplate__Authentication__Providers__Social2__ClientId: 'client',
+      ProjectTemplate__Authentication__Providers__Social2__ClientSecret: 'SENTINEL-social2-secret-77aa',
+      ProjectTemplate__Authentication__Providers__Social2__CallbackPath: '/Home/Error/500',
+    }).then(
+      () => expect.fail('started with a colliding callback path'),
+      (error: unknown) => error as { problems?: Array<{ key: string; message: string }> },
+    );
+    expect(failure.problems).to.deep.equal([
+      {
+        key: 'ProjectTemplate:Authentication:Providers:Social2:CallbackPath',
+        message: 'collides with a routed application endpoint',
+        severity: 'error',
+      },
+    ]);
+  });
+});
