@@ -1,4 +1,4 @@
-import { jsonObject, optionalString, requiredString } from '../oauth2/untrusted-json.js';
+import { stringFieldClaims } from '../oauth2/untrusted-json.js';
 
 const WHAT = 'Amazon customer profile';
 /** Present with the `profile` scope (`name`, `email`) or the `postal_code` scope. */
@@ -11,11 +11,5 @@ const OPTIONAL_FIELDS = ['name', 'email', 'postal_code'] as const;
  * the scopes released them. Amazon sends no `sub`.
  */
 export function amazonProfileClaims(json: unknown): Record<string, string> {
-  const profile = jsonObject(json, WHAT);
-  const claims: Record<string, string> = { user_id: requiredString(profile, 'user_id', WHAT) };
-  for (const name of OPTIONAL_FIELDS) {
-    const value = optionalString(profile, name, WHAT);
-    if (value !== undefined) claims[name] = value;
-  }
-  return claims;
+  return stringFieldClaims(json, WHAT, 'user_id', OPTIONAL_FIELDS);
 }

@@ -1,8 +1,6 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { socialProvider } from '../oauth2/social-provider.js';
 
-const { Subject, Name, Email } = ClaimTypes;
-
 /** Social2: an Amazon account, through Login with Amazon. */
 export const social2 = socialProvider({
   key: 'Social2',
@@ -12,9 +10,9 @@ export const social2 = socialProvider({
   // Login with Amazon's customer profile (`GET /user/profile`): `user_id` is the account id
   // (`amzn1.account....`); there is no `sub`.
   claimMappings: [
-    { source: 'user_id', target: Subject },
-    { source: 'name', target: Name },
-    { source: 'email', target: Email },
+    { source: 'user_id', target: ClaimTypes.Subject },
+    { source: 'name', target: ClaimTypes.Name },
+    { source: 'email', target: ClaimTypes.Email },
   ],
   vendor: async () => (await import('./amazon-account.js')).amazonAccount,
 });

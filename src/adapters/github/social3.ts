@@ -1,8 +1,6 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { socialProvider } from '../oauth2/social-provider.js';
 
-const { Subject, Name, Email } = ClaimTypes;
-
 /** Social3: a GitHub account; the verified email comes from an endpoint of its own. */
 export const social3 = socialProvider({
   key: 'Social3',
@@ -14,10 +12,10 @@ export const social3 = socialProvider({
   // so it is only a name when `name` is null. The adapter puts under `email` only a
   // verified address from `GET /user/emails`, never the profile's public email.
   claimMappings: [
-    { source: 'id', target: Subject },
-    { source: 'name', target: Name },
-    { source: 'login', target: Name, fallback: true },
-    { source: 'email', target: Email },
+    { source: 'id', target: ClaimTypes.Subject },
+    { source: 'name', target: ClaimTypes.Name },
+    { source: 'login', target: ClaimTypes.Name, fallback: true },
+    { source: 'email', target: ClaimTypes.Email },
   ],
   vendor: async () => (await import('./github-account.js')).githubAccount,
 });

@@ -1,4 +1,4 @@
-import { jsonObject, optionalString, requiredString } from '../oauth2/untrusted-json.js';
+import { stringFieldClaims } from '../oauth2/untrusted-json.js';
 
 const WHAT = 'Microsoft Graph user';
 /** Nullable strings of Graph's user resource that name the person (https://learn.microsoft.com/graph/api/resources/user). */
@@ -11,11 +11,5 @@ const OPTIONAL_FIELDS = ['displayName', 'givenName', 'surname', 'mail', 'userPri
  * kept.
  */
 export function graphUserClaims(json: unknown): Record<string, string> {
-  const user = jsonObject(json, WHAT);
-  const claims: Record<string, string> = { id: requiredString(user, 'id', WHAT) };
-  for (const name of OPTIONAL_FIELDS) {
-    const value = optionalString(user, name, WHAT);
-    if (value !== undefined) claims[name] = value;
-  }
-  return claims;
+  return stringFieldClaims(json, WHAT, 'id', OPTIONAL_FIELDS);
 }

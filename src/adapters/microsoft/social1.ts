@@ -1,8 +1,6 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { socialProvider } from '../oauth2/social-provider.js';
 
-const { Subject, Name, Email } = ClaimTypes;
-
 /** Social1: a Microsoft account (personal, work or school), read from Microsoft Graph. */
 export const social1 = socialProvider({
   key: 'Social1',
@@ -13,10 +11,10 @@ export const social1 = socialProvider({
   // `mail` is often null for personal accounts, hence the `userPrincipalName` fallback
   // (ASP.NET Core's MicrosoftAccount handler does the same).
   claimMappings: [
-    { source: 'id', target: Subject },
-    { source: 'displayName', target: Name },
-    { source: 'mail', target: Email },
-    { source: 'userPrincipalName', target: Email, fallback: true },
+    { source: 'id', target: ClaimTypes.Subject },
+    { source: 'displayName', target: ClaimTypes.Name },
+    { source: 'mail', target: ClaimTypes.Email },
+    { source: 'userPrincipalName', target: ClaimTypes.Email, fallback: true },
   ],
   rules: (settings, check) =>
     // Microsoft then issues an ID token whose issuer names the user's tenant, which no

@@ -36,6 +36,10 @@ const REDIRECT_CALLBACK: CallbackEndpoint = Object.freeze({
 export class SocialIdentityProvider implements IdentityProvider {
   readonly callback = REDIRECT_CALLBACK;
   readonly #flow: AuthorizationCodeFlow;
+  // The protocol's first steps are the shared code flow's.
+  readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
+  readonly correlate = correlateState;
+  readonly reportedError = (message: CallbackMessage): GatehouseError | undefined => this.#flow.reportedError(message);
   readonly #vendor: SocialVendor;
   readonly #endpoints: Readonly<Record<string, string>>;
   readonly #scopes: string[];
@@ -92,18 +96,6 @@ export class SocialIdentityProvider implements IdentityProvider {
   }
 
   refreshSession?: (record: ProviderSessionRecord) => Promise<ProviderSession>;
-
-  beginChallenge(): Promise<ChallengeStart> {
-    return this.#flow.begin();
-  }
-
-  correlate(message: CallbackMessage): string | undefined {
-    return correlateState(message);
-  }
-
-  reportedError(message: CallbackMessage): GatehouseError | undefined {
-    return this.#flow.reportedError(message);
-  }
 
   async completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity> {
     const tokens = await this.#flow.redeem(message, secrets);

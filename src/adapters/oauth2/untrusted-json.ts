@@ -53,3 +53,22 @@ export function requiredBoolean(object: JsonObject, name: string, what: string):
 export function malformed(what: string, problem: string): GatehouseError {
   return new GatehouseError('idp.userinfo_failed', `The identity provider's ${what} ${problem}.`);
 }
+
+/**
+ * The string fields of a JSON object as claims: `required` must be a non-empty string,
+ * each of `optional` is kept when it is one (null and absent are skipped).
+ */
+export function stringFieldClaims(
+  json: unknown,
+  what: string,
+  required: string,
+  optional: readonly string[],
+): Record<string, string> {
+  const object = jsonObject(json, what);
+  const claims: Record<string, string> = { [required]: requiredString(object, required, what) };
+  for (const name of optional) {
+    const value = optionalString(object, name, what);
+    if (value !== undefined) claims[name] = value;
+  }
+  return claims;
+}

@@ -47,6 +47,10 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #context: AdapterContext;
   readonly #discovery: LoadedOnce<client.Configuration>;
   readonly #flow: AuthorizationCodeFlow;
+  // The protocol's first steps are the shared code flow's.
+  readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
+  readonly correlate = correlateState;
+  readonly reportedError = (message: CallbackMessage): GatehouseError | undefined => this.#flow.reportedError(message);
 
   constructor(
     readonly info: IdentityProviderInfo,
@@ -85,18 +89,6 @@ export class OidcIdentityProvider implements IdentityProvider {
         }
       },
     };
-  }
-
-  beginChallenge(): Promise<ChallengeStart> {
-    return this.#flow.begin();
-  }
-
-  correlate(message: CallbackMessage): string | undefined {
-    return correlateState(message);
-  }
-
-  reportedError(message: CallbackMessage): GatehouseError | undefined {
-    return this.#flow.reportedError(message);
   }
 
   async completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity> {
