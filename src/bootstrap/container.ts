@@ -1,5 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { DrainState } from '../application/drain-state.js';
+import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
 import { ClockToken } from '../application/ports/clock.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
 import { HealthChecksToken, type HealthCheck } from '../application/ports/health-check.js';
@@ -16,6 +17,7 @@ import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { RefreshProviderSession } from '../application/use-cases/refresh-provider-session.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
+import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
 import { providerInfo } from '../adapters/provider-record.js';
 import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
@@ -38,9 +40,16 @@ export const SessionStoresToken = Symbol('SessionStores');
  * instance gets its own child container, so two instances can run in one process (tests
  * do). Constructing opens no connection; the pipeline resolves what it needs, once.
  */
+export interface ApplicationParts {
+  /** The consuming application's governance component; by default everything is allowed and nothing recorded. */
+  governance?: Governance;
+  /** Where audit events go; by default one JSON line each on the application log. */
+  auditLog?: AuditLog;
+}
+
 export async function composeServices(
   configuration: ValidatedConfiguration,
-  governance: Governance = new AllowAllGovernance(),
+  parts: ApplicationParts = {},
 ): Promise<DependencyContainer> {
   const { settings, logger } = configuration;
   const clock = new SystemClock();
@@ -61,7 +70,8 @@ export async function composeServices(
   container.registerInstance(PendingSignInStoreToken, stores.pendingSignIns);
   container.registerInstance(IdentityProvidersToken, identityProviders);
   container.registerInstance(HealthChecksToken, healthChecks);
-  container.registerInstance(GovernanceToken, governance);
+  container.registerInstance(GovernanceToken, parts.governance ?? new AllowAllGovernance());
+  container.registerInstance(AuditLogToken, parts.auditLog ?? new LogLineAuditLog(logger, clock));
   container.registerInstance(DrainState, new DrainState());
   container.registerSingleton(FlowRecords);
   container.registerSingleton(SignInRecords);

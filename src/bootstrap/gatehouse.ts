@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import { DrainState } from '../application/drain-state.js';
+import type { AuditLog } from '../application/ports/audit-log.js';
 import type { Governance } from '../application/ports/governance.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
 import type { Logger } from '../application/ports/logger.js';
@@ -22,6 +23,8 @@ export interface GatehouseOptions extends Omit<ConfigurationOptions, 'rootDir' |
   providers?: readonly ProviderRecord[];
   /** The consuming application's governance component; by default everything is allowed and nothing recorded. */
   governance?: Governance;
+  /** Where audit events go; by default one JSON line each (`"audit":true`) on the application log. */
+  auditLog?: AuditLog;
 }
 
 export interface Gatehouse {
@@ -54,7 +57,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     rootDir: options.rootDir ?? findProjectRoot(),
     providers: options.providers ?? builtInProviders,
   });
-  const container = await composeServices(configuration, options.governance);
+  const container = await composeServices(configuration, options);
   const { app, endpoints } = createPipeline(container, configuration);
   const stores = container.resolve<SessionStores>(SessionStoresToken);
   return {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type Koa from 'koa';
 import type { DependencyContainer } from 'tsyringe';
+import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
 import { ClockToken, type Clock } from '../application/ports/clock.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
@@ -44,6 +45,7 @@ export function createPipeline(
   const identityProviders = container.resolve<IdentityProvider[]>(IdentityProvidersToken);
   const signIns = container.resolve(SignInRecords);
   const providerSessions = container.resolve(ProviderSessions);
+  const audit = container.resolve<AuditLog>(AuditLogToken);
   const policies = applicationPolicies(settings.Authorization);
   const cookieName = sessionCookieName(settings.Session, production);
   const flowBinding = flowBindingCookie(`${cookieName}.flow`, production);
@@ -118,6 +120,7 @@ export function createPipeline(
           policies,
         },
         { challengeScheme: settings.Authentication.DefaultChallengeScheme },
+        audit,
       ),
   });
   return { app, endpoints };

@@ -6,6 +6,8 @@
 export interface SessionFields {
   /** Reference of the sign-in record holding the principal and anti-forgery token (`SignInRecords`). */
   signIn?: string;
+  /** The session's public identifier (audit events, the sessions page): never its cookie value or store key. */
+  publicId?: string;
   /** Whether the adapter keeps a provider session for this sign-in (`ProviderSessions`), and when it wants refreshing. */
   providerSession?: boolean;
   refreshAt?: number;

@@ -1,6 +1,8 @@
 import { inject, injectable } from 'tsyringe';
+import { subjectOf } from '../../domain/claims/principal.js';
 import { sessionLifetime, touchIntervalMs } from '../../domain/session-lifetime.js';
 import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
+import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { SettingsToken } from '../settings-token.js';
 import { ProviderSessions, setProviderSessionFields } from '../sign-in/provider-sessions.js';
@@ -24,24 +26,29 @@ export class AuthenticateSession {
     @inject(RefreshProviderSession) private readonly refresh: RefreshProviderSession,
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
+    @inject(AuditLogToken) private readonly audit: AuditLog,
   ) {
     this.touchEveryMs = touchIntervalMs(sessionLifetime(settings.Session));
   }
 
   /** The session's sign-in, or undefined when it has none (anonymous). */
-  async execute(session: BrowserSession): Promise<SignIn | undefined> {
+  async execute(session: BrowserSession, request?: AuditRequest): Promise<SignIn | undefined> {
     const fields = session.fields;
     const signIn = await this.signIns.read(fields.signIn);
     if (!signIn) return undefined;
     const now = this.clock.now();
     if (typeof fields.lastSeenAt !== 'number' || now - fields.lastSeenAt >= this.touchEveryMs) fields.lastSeenAt = now;
     if (fields.providerSession === true && this.refresh.needsRefresh(fields.refreshAt)) {
-      await this.refreshProviderSession(signIn, fields);
+      await this.refreshProviderSession(signIn, fields, request);
     }
     return signIn;
   }
 
-  private async refreshProviderSession(signIn: SignIn, fields: SessionFields): Promise<void> {
+  private async refreshProviderSession(
+    signIn: SignIn,
+    fields: SessionFields,
+    request: AuditRequest | undefined,
+  ): Promise<void> {
     const result = await this.refresh.execute(signIn.ref, signIn.provider, () =>
       this.providerSessions.load(signIn.ref),
     );
@@ -53,6 +60,17 @@ export class AuthenticateSession {
     } else if (result.outcome === 'refused') {
       await this.providerSessions.drop(signIn.ref);
       setProviderSessionFields(fields, undefined);
+      // A definite refusal is an event of this sign-in; an outage (kept, retried) is only logged.
+      if (result.code !== undefined) {
+        this.audit.record({
+          type: 'tokens.refresh_failed',
+          request,
+          provider: signIn.provider,
+          subject: subjectOf(signIn.principal),
+          session: fields.publicId,
+          code: result.code,
+        });
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ import { GatehouseError } from '../../domain/errors.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
 import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
+import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../ports/identity-provider.js';
 import { PendingSignInStoreToken, type SessionStore } from '../ports/session-store.js';
 import { SettingsToken } from '../settings-token.js';
@@ -17,6 +18,8 @@ export interface BeginSignInInput {
   binding: string;
   /** Who is asking, as far as the network can tell (the client address): pending sign-ins are limited per client. */
   client: string;
+  /** The request it arrived in, for the audit trail. */
+  request?: AuditRequest;
 }
 
 /**
@@ -36,6 +39,7 @@ export class BeginSignIn {
     @inject(FlowRecords) private readonly flows: FlowRecords,
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
+    @inject(AuditLogToken) private readonly audit: AuditLog,
   ) {
     this.perClient = settings.Session.PendingSignInsPerClient;
   }
@@ -56,7 +60,7 @@ export class BeginSignIn {
         safe: true,
       });
     }
-    await this.countAgainstLimit(input.client);
+    await this.countAgainstLimit(input.client, input.request, provider.info.key);
 
     const start = await provider.beginChallenge();
     await this.flows.save(start.correlation, {
@@ -69,9 +73,13 @@ export class BeginSignIn {
     return { redirectUrl: start.redirectUrl };
   }
 
-  private async countAgainstLimit(client: string): Promise<void> {
+  private async countAgainstLimit(client: string, request: AuditRequest | undefined, provider: string): Promise<void> {
     const { count, resetsInMs } = await this.pending.increment(`challenges:${client}`, FLOW_LIFETIME_MS);
     if (count > this.perClient) {
+      // Once per client and window: a flood is one event, not one per refused request.
+      if (count === this.perClient + 1) {
+        this.audit.record({ type: 'signin.rate_limited', request, provider, code: 'auth.too_many_sign_ins' });
+      }
       throw new GatehouseError('auth.too_many_sign_ins', 'Too many sign-ins were started from here. Try again later.', {
         safe: true,
         retryAfterMs: resetsInMs,

@@ -1,6 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
-import { GatehouseError } from '../../domain/errors.js';
+import { subjectOf } from '../../domain/claims/principal.js';
+import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
+import { randomToken } from '../random-token.js';
 import type { ProviderDefinition } from '../../domain/providers/provider-definition.js';
 import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
 import { equalSecrets } from '../equal-secrets.js';
@@ -25,6 +28,8 @@ export interface CompleteSignInInput {
   /** The browser's flow-binding value, if it sent one. */
   binding: string | undefined;
   session: BrowserSession;
+  /** The request it arrived in, for the audit trail. */
+  request?: AuditRequest;
 }
 
 const refuse = (code: string, message: string) => new GatehouseError(code, message, { safe: true });
@@ -60,18 +65,27 @@ export class CompleteSignIn {
     @inject(LoggerToken) private readonly logger: Logger,
     @inject(SettingsToken) private readonly settings: ProjectTemplateSettings,
     @inject(ProviderDefinitionsToken) private readonly definitions: readonly ProviderDefinition[],
+    @inject(AuditLogToken) private readonly audit: AuditLog,
   ) {}
 
   async execute(input: CompleteSignInInput): Promise<{ returnUrl: string }> {
-    const provider = this.providers.find((candidate) => candidate.info.key === input.provider);
-    if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
-    const flow = await this.takeFlow(provider, input);
-    const reported = provider.reportedError(input.message);
-    if (reported) throw reported;
+    const { request, provider: key } = input;
+    try {
+      const provider = this.providers.find((candidate) => candidate.info.key === key);
+      if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
+      const flow = await this.takeFlow(provider, input);
+      const reported = provider.reportedError(input.message);
+      if (reported) throw reported;
 
-    const identity = await provider.completeCallback(input.message, flow.secrets);
-    await this.establish(provider, identity, input.session);
-    return { returnUrl: flow.returnUrl };
+      const identity = await provider.completeCallback(input.message, flow.secrets);
+      const { subject, publicId } = await this.establish(provider, identity, input.session);
+      this.audit.record({ type: 'signin.succeeded', request, provider: key, subject, session: publicId });
+      return { returnUrl: flow.returnUrl };
+    } catch (error) {
+      const code = isGatehouseError(error) ? error.code : 'internal_error.unexpected';
+      this.audit.record({ type: 'signin.failed', request, provider: key, code });
+      throw error;
+    }
   }
 
   private async takeFlow(provider: IdentityProvider, input: CompleteSignInInput): Promise<Flow> {
@@ -97,7 +111,11 @@ export class CompleteSignIn {
     return flow;
   }
 
-  private async establish(provider: IdentityProvider, identity: ProviderIdentity, session: BrowserSession) {
+  private async establish(
+    provider: IdentityProvider,
+    identity: ProviderIdentity,
+    session: BrowserSession,
+  ): Promise<{ subject: string | undefined; publicId: string }> {
     const transformation = this.settings.Authentication.ClaimsTransformation;
     const builtInMappings = this.definitions.find((d) => d.key === provider.info.key)?.claimMappings ?? [];
     const principal = normalizeClaims({
@@ -117,12 +135,15 @@ export class CompleteSignIn {
         await this.signIns.release(earlier.signIn);
       }
       const now = this.clock.now();
+      const publicId = randomToken(12);
       await session.rotate({
         signIn: signIn.ref,
+        publicId,
         createdAt: now,
         lastSeenAt: now,
         ...providerSessionFields(identity.session),
       });
+      return { subject: subjectOf(principal), publicId };
     } catch (error) {
       await this.releaseQuietly(signIn.ref);
       throw error;

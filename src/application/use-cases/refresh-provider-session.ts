@@ -26,10 +26,10 @@ const DEFINITE_REFUSAL = 'idp.refresh_refused';
 export type RefreshOutcome =
   /** Refreshed (by the provider, or saved by the process that refreshed it): keep it. */
   | { outcome: 'refreshed'; session: ProviderSession }
-  /** The provider refused for good, or the record is gone: drop it. */
-  | { outcome: 'refused' }
-  /** Not now (the provider is unreachable, or another process is still refreshing): keep what is kept. */
-  | { outcome: 'kept' };
+  /** The provider refused for good (`code`), or the record is gone: drop it. */
+  | { outcome: 'refused'; code?: string }
+  /** Not now (the provider failed with `code`, or another process is still refreshing): keep what is kept. */
+  | { outcome: 'kept'; code?: string };
 
 /**
  * Refreshes a sign-in's provider session (its adapter's record: OAuth tokens), once per
@@ -130,13 +130,13 @@ export class RefreshProviderSession {
       const code = isGatehouseError(error) ? error.code : 'unknown';
       if (code === DEFINITE_REFUSAL) {
         this.logger.warn({ code, provider: provider.info.key }, 'provider session refresh refused; it is dropped');
-        return { outcome: 'refused' };
+        return { outcome: 'refused', code };
       }
       this.logger.warn(
         { code, provider: provider.info.key },
         'provider session refresh failed; it is kept for a later try',
       );
-      return { outcome: 'kept' };
+      return { outcome: 'kept', code };
     }
   }
 }

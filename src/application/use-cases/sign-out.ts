@@ -1,10 +1,12 @@
 import { inject, injectable } from 'tsyringe';
+import { subjectOf } from '../../domain/claims/principal.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import {
   IdentityProvidersToken,
   type IdentityProvider,
   type ProviderSessionRecord,
 } from '../ports/identity-provider.js';
+import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { ProviderSessions } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
@@ -24,9 +26,10 @@ export class SignOut {
     @inject(SignInRecords) private readonly signIns: SignInRecords,
     @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
     @inject(LoggerToken) private readonly logger: Logger,
+    @inject(AuditLogToken) private readonly audit: AuditLog,
   ) {}
 
-  async execute(session: BrowserSession): Promise<{ providerSignOutUrl: string | undefined }> {
+  async execute(session: BrowserSession, request?: AuditRequest): Promise<{ providerSignOutUrl: string | undefined }> {
     const ref = session.fields.signIn;
     const signIn = await this.signIns.read(ref);
     const kept =
@@ -36,7 +39,16 @@ export class SignOut {
       await this.providerSessions.drop(ref);
       await this.signIns.release(ref);
     }
+    const publicId = session.fields.publicId;
     session.end();
+    this.audit.record({
+      type: 'signout',
+      by: 'user',
+      request,
+      provider: signIn?.provider,
+      subject: signIn ? subjectOf(signIn.principal) : undefined,
+      session: publicId,
+    });
     return { providerSignOutUrl };
   }
 

@@ -29,6 +29,11 @@ export function findClaim(principal: Principal, type: string): string | undefine
 }
 
 /** What to call the user on a page: the name, else the email, else the subject identifier. */
+/** The user's subject (`application:subject`), if a provider named one. */
+export function subjectOf(principal: Principal): string | undefined {
+  return findClaim(principal, ClaimTypes.Subject);
+}
+
 export function displayName(principal: Principal): string | undefined {
   return (
     findClaim(principal, ClaimTypes.Name) ??

@@ -11,6 +11,7 @@ import { builtInPolicies } from '../../../src/domain/authorization/policies.js';
 import { PolicyNames } from '../../../src/domain/authorization/policy-names.js';
 import type { Principal } from '../../../src/domain/claims/principal.js';
 import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
+import { RecordingAuditLog } from '../../support/recording-audit-log.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const user: Principal = {
@@ -19,7 +20,7 @@ const user: Principal = {
 };
 
 /** A page (not under /api/) that needs the administrator role; `x-as-user` stands in for a signed-in session. */
-async function serve(challengeScheme: string) {
+async function serve(challengeScheme: string, audit = new RecordingAuditLog()) {
   const page: Endpoint = {
     method: 'GET',
     path: '/reports',
@@ -42,7 +43,7 @@ async function serve(challengeScheme: string) {
     endpoints: [page],
     // The principal an authenticate step would have set, from a test header.
     authorizeEndpoint: (endpoint) => {
-      const check = authorizeEndpoint(endpoint, access, { challengeScheme });
+      const check = authorizeEndpoint(endpoint, access, { challengeScheme }, audit);
       return async (ctx, next) => {
         if (ctx.get('x-as-user') === 'yes') ctx.state.principal = user;
         return check ? check(ctx, next) : next();
@@ -59,11 +60,22 @@ async function serve(challengeScheme: string) {
 }
 
 describe('the per-endpoint authorization check on a page', () => {
-  it('sends a signed-in browser that fails a policy to the access-denied page', async () => {
-    const running = await serve('Cookies');
+  it('sends a signed-in browser that fails a policy to the access-denied page, and records access.denied', async () => {
+    const audit = new RecordingAuditLog();
+    const running = await serve('Cookies', audit);
     const response = await running.get({ 'x-as-user': 'yes', accept: 'text/html' });
     expect(response.status).to.equal(302);
     expect(response.headers.get('location')).to.equal('/Account/AccessDenied');
+    expect(audit.events).to.have.length(1);
+    expect(audit.events[0]).to.deep.include({
+      type: 'access.denied',
+      subject: 'u',
+      policies: [PolicyNames.AdministratorRole],
+    });
+    expect(audit.events[0]?.request?.clientAddress).to.match(/127\.0\.0\.1/);
+    // A challenge is no denial: an anonymous visitor records nothing.
+    await running.get({ accept: 'text/html' });
+    expect(audit.events).to.have.length(1);
     await running.close();
   });
 

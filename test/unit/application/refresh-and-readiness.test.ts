@@ -132,7 +132,8 @@ describe('RefreshProviderSession', () => {
         refresh.execute('s1', 'OpenIdConnect', saved.reload).then((result) => saved.keep(result)),
       ),
     );
-    expect(results).to.deep.equal([{ outcome: 'refused' }, { outcome: 'refused' }]);
+    // The process that asked the provider knows why; the one that waited sees the record gone.
+    expect(results).to.deep.equal([{ outcome: 'refused', code: 'idp.refresh_refused' }, { outcome: 'refused' }]);
     expect(provider.calls.refreshSession).to.equal(1);
   });
 
@@ -141,7 +142,7 @@ describe('RefreshProviderSession', () => {
     provider.refreshFailure = 'outage';
     const saved = new Saved();
     const result = saved.keep(await process(provider, store).execute('s1', 'OpenIdConnect', saved.reload));
-    expect(result).to.deep.equal({ outcome: 'kept' });
+    expect(result).to.deep.equal({ outcome: 'kept', code: 'idp.timeout' });
     expect(saved.current).to.equal(tokens);
     // The failed attempt released its claim: another process tries again at once.
     provider.refreshFailure = undefined;

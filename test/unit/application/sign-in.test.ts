@@ -13,6 +13,7 @@ import type { ProjectTemplateSettings } from '../../../src/domain/settings/setti
 import { FakeBrowserSession } from '../../support/fake-browser-session.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
 import { FixedClock } from '../../support/fixed-clock.js';
+import { RecordingAuditLog } from '../../support/recording-audit-log.js';
 import { KeyRecordingStore } from '../../support/key-recording-store.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -26,11 +27,12 @@ describe('BeginSignIn and CompleteSignIn', () => {
   let complete: CompleteSignIn;
   let signIns: SignInRecords;
   let settings: ProjectTemplateSettings;
+  let audit: RecordingAuditLog;
 
   function compose() {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
-    begin = new BeginSignIn([provider], pending, flows, clock, settings);
+    begin = new BeginSignIn([provider], pending, flows, clock, settings, audit);
     complete = new CompleteSignIn(
       [provider],
       flows,
@@ -40,6 +42,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       quiet,
       settings,
       builtInProviders,
+      audit,
     );
   }
 
@@ -49,6 +52,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
     pending = new KeyRecordingStore(new MemorySessionStore({ maxEntries: 100, clock }));
     provider = new FakeIdentityProvider();
     settings = defaultSettings(builtInProviders);
+    audit = new RecordingAuditLog();
     compose();
   });
 
@@ -106,6 +110,10 @@ describe('BeginSignIn and CompleteSignIn', () => {
       );
     expect(refused?.code).to.equal('auth.too_many_sign_ins');
     expect(refused?.retryAfterMs).to.equal(FLOW_LIFETIME_MS);
+    await start().catch(() => undefined); // refused again: the same flood, no second event
+    expect(audit.ofType('signin.rate_limited')).to.deep.equal([
+      { type: 'signin.rate_limited', request: undefined, provider: 'OpenIdConnect', code: 'auth.too_many_sign_ins' },
+    ]);
     expect(provider.calls.beginChallenge, 'the provider is not asked').to.equal(3);
     expect((await start('/', 'b', '192.0.2.2')).redirectUrl, 'another client').to.contain('state-4');
     clock.advance(FLOW_LIFETIME_MS);
@@ -127,7 +135,20 @@ describe('BeginSignIn and CompleteSignIn', () => {
     expect(session.fields).to.include({ createdAt: 1_000_000, lastSeenAt: 1_000_000, providerSession: true });
     expect((await store.get(`provider-session:${session.fields.signIn}`))?.record).to.include({ accessToken: 'at' });
     expect(provider.lastSecrets).to.deep.equal({ nonce: 'n' });
+    expect(session.fields.publicId).to.match(/^[A-Za-z0-9_-]{16}$/);
+    expect(audit.events).to.deep.equal([
+      {
+        type: 'signin.succeeded',
+        request: undefined,
+        provider: 'OpenIdConnect',
+        subject: 'u1',
+        session: session.fields.publicId,
+      },
+    ]);
     expect(await failure(finish('state-1'))).to.equal('idp.flow_missing'); // used up
+    expect(audit.ofType('signin.failed')).to.deep.equal([
+      { type: 'signin.failed', request: undefined, provider: 'OpenIdConnect', code: 'idp.flow_missing' },
+    ]);
   });
 
   it('keeps the return URL it was given when it is local, and drops one past 2 KiB', async () => {

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AuthenticateSession } from '../../../application/use-cases/authenticate-session.js';
+import { auditRequest } from '../audit-request.js';
 import { browserSession } from '../session/browser-session.js';
 import type { RemoteCallbacks } from './remote-callbacks.js';
 
@@ -19,7 +20,10 @@ export function authentication(deps: {
   return async function authenticateRequest(ctx, next) {
     const provider = deps.remoteCallbacks.providerAt(ctx.path);
     if (provider) return deps.remoteCallbacks.handle(ctx, provider);
-    const signIn = ctx.session?.isNew === false ? await deps.authenticate.execute(browserSession(ctx)) : undefined;
+    const signIn =
+      ctx.session?.isNew === false
+        ? await deps.authenticate.execute(browserSession(ctx), auditRequest(ctx))
+        : undefined;
     if (!signIn) return next();
     ctx.state.principal = signIn.principal;
     ctx.state.user = { name: signIn.userName };

@@ -1,6 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import { decideEndpointAccess, type AccessContext } from '../../../domain/authorization/decide-access.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
+import type { AuditLog } from '../../../application/ports/audit-log.js';
+import { subjectOf } from '../../../domain/claims/principal.js';
+import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
 import { sendProblem, wantsJson } from '../problem-details.js';
 import { renderError } from '../render-error.js';
@@ -20,12 +23,20 @@ export function authorizeEndpoint(
   endpoint: Endpoint,
   access: AccessContext,
   options: ChallengeOptions,
+  audit: AuditLog,
 ): Middleware | undefined {
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
   return async function authorize(ctx, next) {
     const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access);
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
+    const principal = ctx.state.principal;
+    audit.record({
+      type: 'access.denied',
+      request: auditRequest(ctx),
+      subject: principal ? subjectOf(principal) : undefined,
+      policies: decision.failed,
+    });
     if (!access.authenticationEnabled) return refuseDisabled(ctx);
     if (wantsJson(ctx))
       return sendProblem(

@@ -3,6 +3,7 @@ import type { CallbackMessage, IdentityProvider } from '../../../application/por
 import type { CompleteSignIn } from '../../../application/use-cases/complete-sign-in.js';
 import { GatehouseError } from '../../../domain/errors.js';
 import type { FlowBindingCookie } from '../flow-binding-cookie.js';
+import { auditRequest } from '../audit-request.js';
 import { readForm } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
 
@@ -76,6 +77,7 @@ async function handleCallback(ctx: Context, provider: IdentityProvider, deps: Re
     message,
     binding,
     session: browserSession(ctx),
+    request: auditRequest(ctx),
   });
   ctx.redirect(returnUrl);
 }

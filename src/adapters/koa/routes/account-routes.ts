@@ -3,6 +3,7 @@ import type { SignOut } from '../../../application/use-cases/sign-out.js';
 import { allowAnonymous, authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import { verifyAntiForgery } from '../anti-forgery.js';
+import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 import { singleQuery } from '../query.js';
@@ -55,7 +56,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
           ctx.state.csrfToken,
           singleField(form, '_csrf'),
         );
-        const { providerSignOutUrl } = await deps.signOut.execute(browserSession(ctx));
+        const { providerSignOutUrl } = await deps.signOut.execute(browserSession(ctx), auditRequest(ctx));
         deps.signedOutNotice.set(ctx);
         ctx.set('Cache-Control', 'no-store');
         // Through the provider's logout when it has one (it sends the browser back to `/`,

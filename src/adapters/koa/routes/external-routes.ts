@@ -1,6 +1,7 @@
 import { randomToken } from '../../../application/random-token.js';
 import type { BeginSignIn } from '../../../application/use-cases/begin-sign-in.js';
 import { allowAnonymous } from '../../../domain/authorization/endpoint-metadata.js';
+import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 import type { FlowBindingCookie } from '../flow-binding-cookie.js';
@@ -22,7 +23,13 @@ export function externalRoutes(deps: { beginSignIn: BeginSignIn; flowBinding: Fl
         const scheme = singleQuery(ctx, 'provider');
         const returnUrl = singleQuery(ctx, 'returnUrl');
         const binding = deps.flowBinding.read(ctx) ?? randomToken(32);
-        const { redirectUrl } = await deps.beginSignIn.execute({ scheme, returnUrl, binding, client: ctx.ip });
+        const { redirectUrl } = await deps.beginSignIn.execute({
+          scheme,
+          returnUrl,
+          binding,
+          client: ctx.ip,
+          request: auditRequest(ctx),
+        });
         // Only a started challenge sets the cookie: a refused one leaves nothing behind.
         deps.flowBinding.write(ctx, binding);
         ctx.set('Cache-Control', 'no-store');

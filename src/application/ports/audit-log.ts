@@ -1,0 +1,56 @@
+import type { ProviderKey } from '../../domain/settings/settings.js';
+
+/** The fixed vocabulary of audit events. */
+export type AuditEventType =
+  | 'signin.succeeded'
+  | 'signin.failed'
+  | 'signin.rate_limited'
+  | 'signout'
+  | 'sessions.ended'
+  | 'access.denied'
+  | 'tokens.refresh_failed';
+
+/** Who ended a session. */
+export type SignOutActor = 'user' | 'provider' | 'administrator' | 'system';
+
+/** The request an event happened in, when it happened in one. */
+export interface AuditRequest {
+  /** The request id every log line of the request carries. */
+  id: string;
+  /** The client address as `Hosting:TrustProxy` defines it. */
+  clientAddress: string;
+}
+
+/**
+ * One audit event. Its fields are the only ones an event can carry: identifiers and codes,
+ * never a token, code, assertion, cookie, URL or message text (the adapter writes these
+ * fields and nothing else).
+ */
+export interface AuditEvent {
+  type: AuditEventType;
+  request?: AuditRequest;
+  provider?: ProviderKey;
+  /** The signed-in user's subject (`application:subject`). */
+  subject?: string;
+  /** The public identifier of the session, never its cookie value or store key. */
+  session?: string;
+  /** The `idp.*` / `auth.*` code of a refusal. */
+  code?: string;
+  /** Who signed out. */
+  by?: SignOutActor;
+  /** Sessions ended at once, and why. */
+  count?: number;
+  cause?: string;
+  /** The policies an access decision failed. */
+  policies?: readonly string[];
+}
+
+/**
+ * Where audit events go. Recording never blocks or fails the request that causes it:
+ * an adapter that cannot write drops the event (and says so in the log), it never throws.
+ */
+export interface AuditLog {
+  record(event: AuditEvent): void;
+}
+
+export const AuditLogToken = Symbol('AuditLog');
