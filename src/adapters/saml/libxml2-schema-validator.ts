@@ -32,7 +32,10 @@ const unavailable = () =>
 
 interface CompiledSchema {
   validator: XsdValidator;
-  /** Kept as long as the validator: the compiled schema's components point into it. */
+  /**
+   * Kept as long as the validator: libxml2 keeps the documents it parses for a schema (the
+   * imports) until the schema is freed, and leaves this one, handed to it, to us.
+   */
   document: XmlDocument;
 }
 
@@ -43,12 +46,11 @@ interface CompiledSchema {
  * read into memory; a failed compile is tried again at the next use. A message with a DTD
  * is refused before libxml2 sees it (`idp.response_malformed`, as parseSamlXml answers);
  * libxml2 parses the others with no network and no external entity, and can load nothing
- * at all while it does (see `compileSchema`). Each message's
- * document is freed as soon as it is checked, so the WebAssembly heap stays flat. A valid
- * message resolves; a schema-invalid or not well-formed one is `idp.schema_invalid`;
- * anything else (the schema does not compile, libxml2 fails) is `idp.validator_unavailable`,
- * a 503, never a pass. libxml2's diagnostics quote the message: they are dropped unread,
- * and nothing is printed.
+ * at all while it does (see `compileSchema`). Each message's document is freed as soon as
+ * it is checked, so the WebAssembly heap stays flat. A valid message resolves; a
+ * schema-invalid or not well-formed one is `idp.schema_invalid`; anything else (the schema
+ * does not compile, libxml2 fails) is `idp.validator_unavailable`, a 503, never a pass.
+ * libxml2's diagnostics quote the message: they are dropped unread, and nothing is printed.
  */
 export class Libxml2SchemaValidator {
   readonly #schema: LoadedOnce<CompiledSchema>;
@@ -112,16 +114,18 @@ async function compileSchema(schemaDir: string): Promise<CompiledSchema> {
   if (!protocol) throw new Error(`${PROTOCOL_SCHEMA} is missing`);
 
   let compiling = true;
-  xmlCleanupInputProvider();
-  if (!xmlRegisterInputProvider(servedFromMemory(files, () => compiling))) {
-    throw new Error('libxml2 took no input provider');
-  }
-  const document = XmlDocument.fromBuffer(protocol, { url: PROTOCOL_SCHEMA });
   try {
-    return { validator: XsdValidator.fromDoc(document), document };
-  } catch (error) {
-    document.dispose();
-    throw error;
+    xmlCleanupInputProvider();
+    if (!xmlRegisterInputProvider(servedFromMemory(files, () => compiling))) {
+      throw new Error('libxml2 took no input provider');
+    }
+    const document = XmlDocument.fromBuffer(protocol, { url: PROTOCOL_SCHEMA });
+    try {
+      return { validator: XsdValidator.fromDoc(document), document };
+    } catch (error) {
+      document.dispose();
+      throw error;
+    }
   } finally {
     compiling = false;
   }
