@@ -8,7 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadPrettyLogLines } from '../src/adapters/logging/pretty-log-lines.js';
-import { isXmllintInstalled } from '../src/adapters/saml/xmllint-schema-validator.js';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
@@ -38,14 +37,10 @@ const idp = await startDemoIdentityProvider({
   ],
 });
 
-// SAML sign-in checks every response against the SAML schema with Debian's xmllint: on a
-// machine without it, the demo goes on with the other providers and says how to add SAML.
-const samlIdp = isXmllintInstalled()
-  ? await startDemoSamlIdentityProvider({
-      port: Number(process.env.DEMO_SAML_IDP_PORT ?? 0),
-      serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
-    })
-  : undefined;
+const samlIdp = await startDemoSamlIdentityProvider({
+  port: Number(process.env.DEMO_SAML_IDP_PORT ?? 0),
+  serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
+});
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
 
@@ -65,20 +60,18 @@ try {
         clientSecret,
         displayName: 'the demo identity provider',
       }),
-      ...(samlIdp
-        ? demoSamlSettings({
-            appOrigin,
-            metadataUrl: samlIdp.metadataUrl,
-            displayName: 'the demo SAML identity provider',
-          })
-        : {}),
+      ...demoSamlSettings({
+        appOrigin,
+        metadataUrl: samlIdp.metadataUrl,
+        displayName: 'the demo SAML identity provider',
+      }),
       ...social.env,
     },
   });
 } catch (error) {
   if (error instanceof StartupError) console.error(error.problems.map(formatProblem).join('\n'));
   await idp.close();
-  await samlIdp?.close();
+  await samlIdp.close();
   await social.close();
   throw error;
 }
@@ -98,13 +91,8 @@ console.log(`
 ${users}
     Then open /Admin as each of them, and sign out from the top bar.
 
-${
-  samlIdp
-    ? `    Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
-    any password), at ${samlIdp.metadataUrl}.`
-    : `    SAML is not offered: it needs the xmllint program (Debian and Ubuntu:
-    apt-get install libxml2-utils), then run the demo again.`
-}
+    Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
+    any password), at ${samlIdp.metadataUrl}.
 
     Or sign in with a social provider, each a local server shaped like its vendor
     (same endpoints, fields and errors; it is not the vendor), choosing the same
@@ -123,7 +111,7 @@ function describeAccess(user: { roles: string[]; permissions: string[] }): strin
 const stop = async () => {
   await gatehouse.shutdown();
   await idp.close();
-  await samlIdp?.close();
+  await samlIdp.close();
   await social.close();
   process.exit(0);
 };

@@ -7,8 +7,8 @@
  * loopback, then hands its SAML adapter `count` distinct signed responses (xml-crypto,
  * written beforehand), four at a time, each answering a challenge the adapter began: the
  * whole ACS check (decoding, shape, signatures, the checks on the signed elements, samlify
- * with the xmllint schema validation, the replay record in the memory store). Prints one
- * JSON line.
+ * with the schema validation by libxml2 in WebAssembly, the replay record in the memory
+ * store). Prints one JSON line.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -4,16 +4,21 @@
  * and public/ as dist/bundle/ does) and use it as a separate process. Every part loaded
  * on first use is reached: views, static files, the OpenID Connect adapter (a sign-in
  * against a real provider) and, with REDIS_URL, the Redis store; plus the generated
- * settings validator.
+ * settings validator, and SAML (its schema check is libxml2 in WebAssembly) from a copy of
+ * the bundle deployed without node_modules.
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
 import { bundleGatehouse, projectRoot } from '../../scripts/build/bundle-gatehouse.js';
 import { CLIENT_SECRET, freePort, startIdentityProvider, TestBrowser } from '../support/oidc-app.js';
 import { exitOf, listeningUrl, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
+import { SamlBrowser, SP_ENTITY_ID } from '../support/saml-app.js';
+import { SamlTestIdentityProvider } from '../support/saml-identity-provider.js';
 
 const bundleDir = join(projectRoot, 'test-artifacts', 'bundle');
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
@@ -104,6 +109,71 @@ describe('the production bundle (what npm start runs)', function () {
         ProjectTemplate__Session__Redis__Url: redisUrl,
         ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
       });
+    });
+  });
+
+  describe('deployed as a folder of its own (the bundle, package.json, config, views, public; no node_modules)', () => {
+    let folder: string;
+    let idp: SamlTestIdentityProvider;
+    let appUrl: string;
+    const runDeployed = () =>
+      spawnEntryPoint([join(folder, 'dist', 'bundle', 'main.js')], {
+        NODE_ENV: 'test',
+        PORT: new URL(appUrl).port,
+        ProjectTemplate__Hosting__PublicOrigin: appUrl,
+        ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
+        ProjectTemplate__Authentication__Providers__Saml2__EntityId: SP_ENTITY_ID,
+        ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: idp.metadataUrl,
+      });
+
+    before(async () => {
+      folder = mkdtempSync(join(tmpdir(), 'gatehouse-deployed-'));
+      cpSync(bundleDir, join(folder, 'dist', 'bundle'), { recursive: true });
+      for (const path of ['package.json', 'config/appsettings.json', 'views', 'public']) {
+        cpSync(join(projectRoot, path), join(folder, path), { recursive: true });
+      }
+      idp = await SamlTestIdentityProvider.start();
+      appUrl = `http://127.0.0.1:${await freePort()}`;
+    });
+    after(async () => {
+      await idp.close();
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    it('refuses Saml2 at startup without schemas/saml2, naming the key and the folder', async () => {
+      const { child, output } = runDeployed();
+      running.push(child);
+      expect(await exitOf(child)).to.equal(1);
+      expect(output().stderr).to.match(
+        /ProjectTemplate:Authentication:Providers:Saml2:Enabled was refused: SAML sign-in needs the SAML schemas in schemas\/saml2/,
+      );
+    });
+
+    it('with schemas/saml2 deployed: signs in through SAML, and a response the schema refuses is idp.schema_invalid', async () => {
+      cpSync(join(projectRoot, 'schemas', 'saml2'), join(folder, 'schemas', 'saml2'), { recursive: true });
+      const { child, output } = runDeployed();
+      running.push(child);
+      await listeningUrl(output, child);
+      const app = { url: appUrl, acsUrl: `${appUrl}/Saml2/Acs` };
+
+      const browser = new SamlBrowser();
+      const request = await browser.challenge(app, '/api/app-info');
+      const signedIn = await browser.post(app.acsUrl, idp.answer(request, SP_ENTITY_ID));
+      expect(signedIn.status, await signedIn.clone().text()).to.equal(302);
+      expect(signedIn.headers.get('location')).to.equal('/api/app-info');
+      expect((await browser.get(`${appUrl}/api/app-info`)).status).to.equal(200);
+
+      const refusedRequest = await browser.challenge(app);
+      const refused = await browser.post(
+        app.acsUrl,
+        idp.answer(refusedRequest, SP_ENTITY_ID, {
+          sign: 'assertion',
+          tamper: (xml) => xml.replace('<samlp:Status>', '<samlp:Unexpected/><samlp:Status>'),
+        }),
+      );
+      expect(refused.status).to.equal(400);
+      expect(await refused.text()).to.contain('<code>idp.schema_invalid</code>');
+      expect(output().stderr).to.equal('');
     });
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { freePort } from '../../scripts/free-port.js';
 import { exitOf, listeningUrl, printed, spawnMain, spawnMainAsConfigured } from '../support/run-main.js';
+import { SamlTestIdentityProvider } from '../support/saml-identity-provider.js';
 
 const SENTINEL = 'SENTINEL-client-secret-7f3a9c';
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
@@ -47,19 +48,31 @@ describe('startup (the real entry point)', function () {
     );
   });
 
-  it('refuses Saml2 when xmllint cannot be run (no SAML schema validation), naming the key and the package', async () => {
-    const { child, output } = spawnMain({
-      PATH: '/nonexistent',
-      PORT: String(await freePort()),
-      ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:3000',
-      ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
-      ProjectTemplate__Authentication__Providers__Saml2__EntityId: 'https://app.example/saml',
-      ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: 'https://idp.example/metadata',
-    });
-    expect(await exitOf(child)).to.equal(1);
-    expect(output().stderr).to.match(
-      /ProjectTemplate:Authentication:Providers:Saml2:Enabled was refused: SAML sign-in needs the xmllint program.*libxml2-utils/,
-    );
+  it('composes Saml2 with no program on its PATH (the SAML schema is checked in process) and redirects a challenge', async () => {
+    const idp = await SamlTestIdentityProvider.start();
+    try {
+      const port = await freePort();
+      const { child, output } = spawnMain({
+        PATH: '/nonexistent',
+        PORT: String(port),
+        ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
+        ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
+        ProjectTemplate__Authentication__Providers__Saml2__EntityId: 'https://app.example/saml',
+        ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: idp.metadataUrl,
+      });
+      try {
+        const url = await listeningUrl(output, child);
+        const challenge = await fetch(`${url}/External/Challenge?provider=Saml2&returnUrl=%2F`, { redirect: 'manual' });
+        expect(challenge.status, output().stderr).to.equal(302);
+        expect(challenge.headers.get('location')).to.match(new RegExp(`^${idp.ssoUrl}\\?SAMLRequest=`));
+        expect(output().stderr).to.equal('');
+      } finally {
+        child.kill('SIGTERM');
+        await exitOf(child);
+      }
+    } finally {
+      await idp.close();
+    }
   });
 
   it('fails before listening, naming every missing key, and never prints a configured secret', async () => {

@@ -19,6 +19,15 @@ export function decodePostedMessage(encoded: string): string {
 }
 
 /**
+ * Whether the text holds a document type declaration or an entity declaration. `<!` starts
+ * only comments, CDATA sections and declarations; a DOCTYPE or ENTITY anywhere (even inside
+ * a comment, where it is harmless) counts, so a document is refused rather than parsed.
+ */
+export function declaresDocumentType(text: string): boolean {
+  return /<!\s*(DOCTYPE|ENTITY)/i.test(text);
+}
+
+/**
  * Parses a SAML document (a message or metadata). A document type declaration is refused
  * before any parser sees it, so no DTD is ever read and no entity (external or a
  * billion-laughs chain) is ever expanded: SAML messages have no business carrying one
@@ -28,9 +37,7 @@ export function parseSamlXml(
   text: string,
   refusal: () => Error = () => samlRefusal('idp.response_malformed'),
 ): Document {
-  // `<!` starts only comments, CDATA sections and declarations; a DOCTYPE or ENTITY
-  // anywhere (even inside a comment, where it is harmless) is refused rather than parsed.
-  if (/<!\s*(DOCTYPE|ENTITY)/i.test(text)) throw refusal();
+  if (declaresDocumentType(text)) throw refusal();
   let failed = false;
   const complain = () => {
     failed = true;

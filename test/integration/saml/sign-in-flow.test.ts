@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { FlowRecords } from '../../../src/application/sign-in/flow-records.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 
@@ -16,6 +17,12 @@ describe('SAML2 sign-in through the app (xml-crypto-signed responses)', function
     await idp?.close();
   });
 
+  it('keeps no more for a pending sign-in than the request ID the answer must name', async () => {
+    const request = await new SamlBrowser().challenge(app);
+    const flow = await new FlowRecords(app.gatehouse.stores.pendingSignIns).find(request.relayState ?? '');
+    expect(flow?.secrets).to.deep.equal({ requestId: request.id });
+  });
+
   it('signs the admin in: claims from the NameID and attributes, every role kept, back to the return URL', async () => {
     const browser = new SamlBrowser();
     const response = await browser.signIn(app, idp, {}, '/api/app-info');
@@ -31,7 +38,7 @@ describe('SAML2 sign-in through the app (xml-crypto-signed responses)', function
     expect((await browser.get(`${app.url}/api/app-info/admin`)).status).to.equal(200);
   });
 
-  it('logs nothing of the messages beyond their IDs: no NameID, attribute, status text, SAMLResponse or RelayState', async () => {
+  it('logs nothing of the messages beyond their IDs (and the audit trail its subject): no NameID elsewhere, attribute, status text, SAMLResponse or RelayState', async () => {
     const logsBefore = app.logs.length;
     const sentinel = 'SENTINEL-saml-7c1e';
     const browser = new SamlBrowser();
@@ -48,7 +55,17 @@ describe('SAML2 sign-in through the app (xml-crypto-signed responses)', function
         xml.replace('</samlp:StatusCode>', `</samlp:StatusCode><samlp:StatusMessage>${sentinel}</samlp:StatusMessage>`),
     });
     expect((await browser.post(app.acsUrl, refused)).status).to.equal(400);
-    const logs = app.logs.slice(logsBefore).join('\n');
+    // The audit trail names who signed in (the subject, here the NameID) and nothing else of the message.
+    const audit = app.logs.slice(logsBefore).filter((line) => line.includes('"audit":true'));
+    expect(audit.map((line) => (JSON.parse(line) as { subject?: string }).subject)).to.deep.equal([
+      `${sentinel}-nameid`,
+      undefined,
+    ]);
+    const logs = app.logs
+      .slice(logsBefore)
+      .filter((line) => !audit.includes(line))
+      .join('\n');
+    expect(audit.join('\n').replaceAll(`"subject":"${sentinel}-nameid"`, '')).not.to.contain(sentinel);
     for (const secret of [
       sentinel,
       accepted.SAMLResponse?.slice(0, 40),
