@@ -43,4 +43,17 @@ export class KeyRecordingStore implements SessionStore {
     this.written.add(key);
     return this.inner.increment(key, windowMs);
   }
+
+  addToIndex(key: string, member: string, expiresAt: number): Promise<void> {
+    this.written.add(key);
+    return this.inner.addToIndex(key, member, expiresAt);
+  }
+
+  indexMembers(key: string): Promise<string[]> {
+    return this.inner.indexMembers(key);
+  }
+
+  removeFromIndex(key: string, member: string): Promise<void> {
+    return this.inner.removeFromIndex(key, member);
+  }
 }

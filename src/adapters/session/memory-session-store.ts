@@ -92,6 +92,32 @@ export class MemorySessionStore implements SessionStore {
     return { count, resetsInMs: expiresAt - now };
   }
 
+  // An index is a record of its own ({"m":{member: expiresAt}}), bounded like the rest and
+  // by MAX_INDEX_MEMBERS: past it the member that ends soonest is dropped.
+  async addToIndex(key: string, member: string, expiresAt: number): Promise<void> {
+    const now = this.clock.now();
+    const members = this.liveMembers(key, now);
+    members.set(member, expiresAt);
+    while (members.size > MAX_INDEX_MEMBERS) members.delete(soonestEnding(members));
+    const latest = Math.max(...members.values());
+    if (latest <= now) return;
+    this.insert(key, JSON.stringify({ m: Object.fromEntries(members) }), latest);
+  }
+
+  async indexMembers(key: string): Promise<string[]> {
+    const members = this.liveMembers(key, this.clock.now());
+    return [...members.entries()].sort((a, b) => a[1] - b[1]).map(([member]) => member);
+  }
+
+  async removeFromIndex(key: string, member: string): Promise<void> {
+    const entry = this.live(key);
+    if (entry === undefined) return;
+    const members = this.liveMembers(key, this.clock.now());
+    if (!members.delete(member)) return;
+    if (members.size === 0) this.entries.delete(key);
+    else entry.json = JSON.stringify({ m: Object.fromEntries(members) });
+  }
+
   /** The store lives in this process: if the process answers, so does the store. */
   async ping(): Promise<boolean> {
     return true;
@@ -102,6 +128,18 @@ export class MemorySessionStore implements SessionStore {
     this.entries.clear();
     this.sweepCursor = undefined;
     this.evictCursor = undefined;
+  }
+
+  /** An index's members whose time has not passed. */
+  private liveMembers(key: string, now: number): Map<string, number> {
+    const entry = this.live(key);
+    const stored = entry === undefined ? undefined : decodeRecord(entry.json).m;
+    const members = new Map<string, number>();
+    if (typeof stored !== 'object' || stored === null) return members;
+    for (const [member, expiresAt] of Object.entries(stored)) {
+      if (typeof expiresAt === 'number' && expiresAt > now) members.set(member, expiresAt);
+    }
+    return members;
   }
 
   /** The entry if it exists and has not expired; an expired one is removed on the spot. */
@@ -174,6 +212,15 @@ export class MemorySessionStore implements SessionStore {
       if (entry.expiresAt <= now) this.entries.delete(key);
     }
   }
+}
+
+/** Members one index keeps at most (one user's sessions): past it, the one ending soonest goes. */
+const MAX_INDEX_MEMBERS = 1_000;
+
+function soonestEnding(members: Map<string, number>): string {
+  let soonest: [string, number] | undefined;
+  for (const member of members) if (soonest === undefined || member[1] < soonest[1]) soonest = member;
+  return soonest?.[0] ?? '';
 }
 
 /** The count a counter entry holds (written by `increment` only). */

@@ -32,6 +32,18 @@ if left < 0 then
 end
 return { count, left }`;
 
+/**
+ * One more member of an index (a sorted set scored by when each member ends), atomically:
+ * the members whose time has passed are dropped, and the set lives until its latest member
+ * ends, so an index never outlives what it lists nor grows for ever.
+ */
+const ADD_TO_INDEX = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+local latest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], latest[2])
+return 1`;
+
 /** Longest pause between reconnection attempts, however long the outage lasts. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
@@ -116,6 +128,20 @@ export class RedisSessionStore implements SessionStore {
       throw unavailable(new Error('Unexpected reply to the counter script.'));
     }
     return { count: reply[0], resetsInMs: reply[1] };
+  }
+
+  async addToIndex(key: string, member: string, expiresAt: number): Promise<void> {
+    const now = Date.now();
+    if (!(expiresAt > now)) return;
+    await this.run(() => this.redis.eval(ADD_TO_INDEX, 1, this.keyPrefix + key, expiresAt, member, now));
+  }
+
+  async indexMembers(key: string): Promise<string[]> {
+    return this.run(() => this.redis.zrangebyscore(this.keyPrefix + key, `(${Date.now()}`, '+inf'));
+  }
+
+  async removeFromIndex(key: string, member: string): Promise<void> {
+    await this.run(() => this.redis.zrem(this.keyPrefix + key, member));
   }
 
   /** True when Redis answers PING within the command time-out. Never throws. */

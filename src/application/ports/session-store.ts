@@ -36,6 +36,16 @@ export interface SessionStore {
    * not extend it.
    */
   increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }>;
+  /**
+   * Adds `member` to the index under `key` until `expiresAt` (milliseconds since the
+   * epoch), in one atomic step that also forgets the members whose time has passed; the
+   * index itself lasts as long as its latest member, so no index grows for ever.
+   */
+  addToIndex(key: string, member: string, expiresAt: number): Promise<void>;
+  /** The members of an index whose time has not passed, oldest first. */
+  indexMembers(key: string): Promise<string[]>;
+  /** Removes a member from an index; a missing one is not an error. */
+  removeFromIndex(key: string, member: string): Promise<void>;
 }
 
 /** Signed-in state: sessions, sign-in records, provider sessions, refresh claims, replay records. */

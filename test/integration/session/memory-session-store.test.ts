@@ -12,6 +12,7 @@ sessionStoreContract('MemorySessionStore', async () => {
   return {
     store,
     elapse: async (ms) => clock.advance(ms),
+    now: () => clock.now(),
     close: () => store.close(),
   };
 });

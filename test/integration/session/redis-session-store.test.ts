@@ -125,7 +125,7 @@ if (redisUrl === '') {
     sessionStoreContract('RedisSessionStore', async () => {
       const store = newStore();
       await store.connect();
-      return { store, elapse: shortenTimesToLive, close: () => store.close() };
+      return { store, elapse: shortenTimesToLive, now: () => Date.now(), close: () => store.close() };
     });
 
     describe('keys, values and time-to-live', function () {

@@ -7,6 +7,8 @@ export interface SessionStoreSubject {
   store: SessionStore;
   /** Lets `ms` of store time pass at once: a fake clock moves, a real Redis's time-to-lives are shortened. */
   elapse(ms: number): Promise<void>;
+  /** The store's own time (milliseconds since the epoch): index members end by it. */
+  now(): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,26 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
       const record = sessionRecord();
       expect(await store.create(key, record, LONG_TTL)).to.equal(true);
       expect(await store.get(key)).to.deep.equal(record);
+    });
+
+    it('lists the members of an index that have not ended, the soonest ending first, and removes one', async function () {
+      const now = subject.now();
+      await store.addToIndex(key, 'later', now + 2 * LONG_TTL);
+      await store.addToIndex(key, 'sooner', now + LONG_TTL);
+      await store.addToIndex(key, 'ended', now - 1);
+      expect(await store.indexMembers(key)).to.deep.equal(['sooner', 'later']);
+      await store.removeFromIndex(key, 'sooner');
+      await store.removeFromIndex(key, 'never-added');
+      expect(await store.indexMembers(key)).to.deep.equal(['later']);
+      await store.addToIndex(key, 'later', now + LONG_TTL); // a member added again takes its new end
+      expect(await store.indexMembers(key)).to.deep.equal(['later']);
+      expect(await store.indexMembers(`unknown-${randomUUID()}`)).to.deep.equal([]);
+    });
+
+    it('removes an index whole with destroy', async function () {
+      await store.addToIndex(key, 'member', subject.now() + LONG_TTL);
+      await store.destroy(key);
+      expect(await store.indexMembers(key)).to.deep.equal([]);
     });
 
     it('returns undefined for a key never written', async function () {
