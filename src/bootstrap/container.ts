@@ -17,6 +17,8 @@ import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { RefreshProviderSession } from '../application/use-cases/refresh-provider-session.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
+import { EndSessions } from '../application/use-cases/end-sessions.js';
+import { SessionIndex } from '../application/sign-in/session-index.js';
 import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
 import { providerInfo } from '../adapters/provider-record.js';
@@ -80,6 +82,8 @@ export async function composeServices(
   container.registerSingleton(CheckReadiness);
   container.registerSingleton(BeginSignIn);
   container.registerSingleton(CompleteSignIn);
+  container.registerSingleton(SessionIndex);
+  container.registerSingleton(EndSessions);
   container.registerSingleton(SignOut);
   container.registerSingleton(AuthenticateSession);
   return container;

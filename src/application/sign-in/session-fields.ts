@@ -6,6 +6,8 @@
 export interface SessionFields {
   /** Reference of the sign-in record holding the principal and anti-forgery token (`SignInRecords`). */
   signIn?: string;
+  /** A coarse name of the device signed in from (`Firefox on Linux`), for the sessions page. */
+  device?: string;
   /** The session's public identifier (audit events, the sessions page): never its cookie value or store key. */
   publicId?: string;
   /** Whether the adapter keeps a provider session for this sign-in (`ProviderSessions`), and when it wants refreshing. */
@@ -23,12 +25,15 @@ export interface SessionFields {
 export interface BrowserSession {
   /** The loaded record's fields; empty for a browser without a session. */
   readonly fields: SessionFields;
+  /** The store key of this browser's session record (what the session index lists); undefined without one. */
+  readonly handle: string | undefined;
   /**
    * Replaces the session by a new one holding `fields`: a new id, the old record removed
-   * (no fixation). When it fails, the session is left exactly as it was loaded, so no
-   * signed-in state is ever saved under an id the browser had before.
+   * (no fixation); resolves to the new session's handle. When it fails, the session is left
+   * exactly as it was loaded, so no signed-in state is ever saved under an id the browser
+   * had before.
    */
-  rotate(fields: SessionFields): Promise<void>;
+  rotate(fields: SessionFields): Promise<string>;
   /** Ends the session: its record is removed and the cookie cleared. */
   end(): void;
 }

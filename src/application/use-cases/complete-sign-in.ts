@@ -19,6 +19,7 @@ import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
+import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
 
 export interface CompleteSignInInput {
@@ -30,6 +31,8 @@ export interface CompleteSignInInput {
   session: BrowserSession;
   /** The request it arrived in, for the audit trail. */
   request?: AuditRequest;
+  /** A coarse name of the device (`Firefox on Linux`), shown on the sessions page. */
+  device?: string;
 }
 
 const refuse = (code: string, message: string) => new GatehouseError(code, message, { safe: true });
@@ -66,7 +69,12 @@ export class CompleteSignIn {
     @inject(SettingsToken) private readonly settings: ProjectTemplateSettings,
     @inject(ProviderDefinitionsToken) private readonly definitions: readonly ProviderDefinition[],
     @inject(AuditLogToken) private readonly audit: AuditLog,
-  ) {}
+    @inject(SessionIndex) private readonly index: SessionIndex,
+  ) {
+    this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
+  }
+
+  private readonly absoluteLifetimeMs: number;
 
   async execute(input: CompleteSignInInput): Promise<{ returnUrl: string }> {
     const { request, provider: key } = input;
@@ -78,7 +86,7 @@ export class CompleteSignIn {
       if (reported) throw reported;
 
       const identity = await provider.completeCallback(input.message, flow.secrets);
-      const { subject, publicId } = await this.establish(provider, identity, input.session);
+      const { subject, publicId } = await this.establish(provider, identity, input.session, input.device);
       this.audit.record({ type: 'signin.succeeded', request, provider: key, subject, session: publicId });
       return { returnUrl: flow.returnUrl };
     } catch (error) {
@@ -115,6 +123,7 @@ export class CompleteSignIn {
     provider: IdentityProvider,
     identity: ProviderIdentity,
     session: BrowserSession,
+    device: string | undefined,
   ): Promise<{ subject: string | undefined; publicId: string }> {
     const transformation = this.settings.Authentication.ClaimsTransformation;
     const builtInMappings = this.definitions.find((d) => d.key === provider.info.key)?.claimMappings ?? [];
@@ -130,24 +139,44 @@ export class CompleteSignIn {
     try {
       if (identity.session) await this.providerSessions.save(signIn.ref, identity.session);
       // Signing in again replaces the earlier sign-in of this browser, its provider session included.
-      if (typeof earlier.signIn === 'string') {
-        await this.providerSessions.drop(earlier.signIn);
-        await this.signIns.release(earlier.signIn);
-      }
+      if (typeof earlier.signIn === 'string') await this.releaseEarlier(earlier.signIn, session.handle);
       const now = this.clock.now();
       const publicId = randomToken(12);
-      await session.rotate({
+      const handle = await session.rotate({
         signIn: signIn.ref,
         publicId,
+        ...(device === undefined ? {} : { device }),
         createdAt: now,
         lastSeenAt: now,
         ...providerSessionFields(identity.session),
       });
-      return { subject: subjectOf(principal), publicId };
+      const subject = subjectOf(principal);
+      if (subject !== undefined) {
+        try {
+          // Listed under its user until it can live no longer: "sign out everywhere" finds it.
+          await this.index.add(provider.info.key, subject, handle, now + this.absoluteLifetimeMs);
+        } catch (error) {
+          // A session no index lists could not be ended with the others: no session at all.
+          session.end();
+          throw error;
+        }
+      }
+      return { subject, publicId };
     } catch (error) {
       await this.releaseQuietly(signIn.ref);
       throw error;
     }
+  }
+
+  /** The browser's earlier sign-in, replaced: its records, and its session's place in its user's index. */
+  private async releaseEarlier(ref: string, handle: string | undefined): Promise<void> {
+    const earlier = await this.signIns.read(ref);
+    const subject = earlier ? subjectOf(earlier.principal) : undefined;
+    if (earlier?.provider !== undefined && subject !== undefined && handle !== undefined) {
+      await this.index.remove(earlier.provider, subject, handle);
+    }
+    await this.providerSessions.drop(ref);
+    await this.signIns.release(ref);
   }
 
   /** A sign-in that could not be completed leaves no records behind, as far as the store lets us. */

@@ -1,16 +1,16 @@
 import { inject, injectable } from 'tsyringe';
-import { subjectOf } from '../../domain/claims/principal.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import {
   IdentityProvidersToken,
   type IdentityProvider,
   type ProviderSessionRecord,
 } from '../ports/identity-provider.js';
-import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
+import type { AuditRequest } from '../ports/audit-log.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { ProviderSessions } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
+import { EndSessions } from './end-sessions.js';
 
 /**
  * Logout: the session, its sign-in record and its provider session are removed from the store
@@ -25,30 +25,21 @@ export class SignOut {
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
     @inject(SignInRecords) private readonly signIns: SignInRecords,
     @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
+    @inject(EndSessions) private readonly endSessions: EndSessions,
     @inject(LoggerToken) private readonly logger: Logger,
-    @inject(AuditLogToken) private readonly audit: AuditLog,
   ) {}
 
   async execute(session: BrowserSession, request?: AuditRequest): Promise<{ providerSignOutUrl: string | undefined }> {
     const ref = session.fields.signIn;
     const signIn = await this.signIns.read(ref);
+    // What the provider's logout needs is read before the session's records go.
     const kept =
       ref !== undefined && session.fields.providerSession === true ? await this.providerSessions.load(ref) : undefined;
     const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.provider, kept?.record) : undefined;
-    if (ref !== undefined) {
-      await this.providerSessions.drop(ref);
-      await this.signIns.release(ref);
-    }
-    const publicId = session.fields.publicId;
+    const handle = session.handle;
+    if (handle !== undefined)
+      await this.endSessions.execute({ session: handle }, { by: 'user', cause: 'signout', request });
     session.end();
-    this.audit.record({
-      type: 'signout',
-      by: 'user',
-      request,
-      provider: signIn?.provider,
-      subject: signIn ? subjectOf(signIn.principal) : undefined,
-      session: publicId,
-    });
     return { providerSignOutUrl };
   }
 

@@ -14,6 +14,7 @@ import { FakeBrowserSession } from '../../support/fake-browser-session.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { RecordingAuditLog } from '../../support/recording-audit-log.js';
+import { SessionIndex } from '../../../src/application/sign-in/session-index.js';
 import { KeyRecordingStore } from '../../support/key-recording-store.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -43,6 +44,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       settings,
       builtInProviders,
       audit,
+      new SessionIndex(store),
     );
   }
 

@@ -4,6 +4,7 @@ import type { CompleteSignIn } from '../../../application/use-cases/complete-sig
 import { GatehouseError } from '../../../domain/errors.js';
 import type { FlowBindingCookie } from '../flow-binding-cookie.js';
 import { auditRequest } from '../audit-request.js';
+import { deviceName } from '../device-name.js';
 import { readForm } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
 
@@ -78,6 +79,7 @@ async function handleCallback(ctx: Context, provider: IdentityProvider, deps: Re
     binding,
     session: browserSession(ctx),
     request: auditRequest(ctx),
+    device: deviceName(ctx.get('user-agent')),
   });
   ctx.redirect(returnUrl);
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { BrowserSession, SessionFields } from '../../../application/sign-in/session-fields.js';
+import { isSessionToken, sessionStoreKey } from './session-token.js';
 
 type KoaSession = NonNullable<Context['session']>;
 
@@ -9,11 +10,23 @@ export function browserSession(ctx: Context): BrowserSession {
   if (!session) throw new Error('session middleware is not mounted');
   return {
     fields: session as KoaSession & SessionFields,
-    rotate: (fields) => rotate(session, fields),
+    get handle() {
+      return handleOf(ctx);
+    },
+    rotate: async (fields) => {
+      await rotate(session, fields);
+      return handleOf(ctx) ?? '';
+    },
     end: () => {
       ctx.session = null; // removes the record and clears the cookie when the request ends
     },
   };
+}
+
+/** The store key of the request's session (koa-session's external key is the cookie token). */
+function handleOf(ctx: Context): string | undefined {
+  const token = ctx.session?.externalKey;
+  return token !== undefined && isSessionToken(token) ? sessionStoreKey(token) : undefined;
 }
 
 /**
