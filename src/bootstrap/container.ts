@@ -18,6 +18,7 @@ import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { RefreshProviderSession } from '../application/use-cases/refresh-provider-session.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
 import { EndSessions } from '../application/use-cases/end-sessions.js';
+import { ManageSessions } from '../application/use-cases/manage-sessions.js';
 import { SessionIndex } from '../application/sign-in/session-index.js';
 import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
@@ -84,6 +85,7 @@ export async function composeServices(
   container.registerSingleton(CompleteSignIn);
   container.registerSingleton(SessionIndex);
   container.registerSingleton(EndSessions);
+  container.registerSingleton(ManageSessions);
   container.registerSingleton(SignOut);
   container.registerSingleton(AuthenticateSession);
   return container;

@@ -4,6 +4,7 @@ import type { Governance } from '../application/ports/governance.js';
 import type { IdentityProviderInfo } from '../application/ports/identity-provider.js';
 import type { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import type { CheckReadiness } from '../application/use-cases/check-readiness.js';
+import type { ManageSessions } from '../application/use-cases/manage-sessions.js';
 import type { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
@@ -14,6 +15,7 @@ import { errorRoutes } from '../adapters/koa/routes/error-routes.js';
 import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
 import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
 import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
+import { sessionsRoutes } from '../adapters/koa/routes/sessions-routes.js';
 import type { SignedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
@@ -32,6 +34,7 @@ export interface EndpointTableParts {
   checkReadiness: CheckReadiness;
   beginSignIn: BeginSignIn;
   signOut: SignOut;
+  manageSessions: ManageSessions;
   governance: Governance;
 }
 
@@ -51,6 +54,12 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       authenticationEnabled: settings.Authentication.Enabled,
       signOut: parts.signOut,
       // Forms must come from the configured origin; without one (development), from the request's own.
+      publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
+      signedOutNotice: parts.signedOutNotice,
+    }),
+    ...sessionsRoutes({
+      manageSessions: parts.manageSessions,
+      providers,
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
     }),

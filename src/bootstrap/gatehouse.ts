@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import { DrainState } from '../application/drain-state.js';
+import { EndSessions } from '../application/use-cases/end-sessions.js';
 import type { AuditLog } from '../application/ports/audit-log.js';
 import type { Governance } from '../application/ports/governance.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
@@ -38,6 +39,11 @@ export interface Gatehouse {
   identityProviders: readonly IdentityProvider[];
   /** The server-side stores: signed-in state, and pending sign-ins (operators' scripts read and write sessions through them). */
   stores: SessionStores;
+  /**
+   * Ends every session of a user at a provider, on every instance sharing the store (an
+   * account change, an administrator's decision); resolves to how many ended.
+   */
+  endAllSessions(provider: string, subject: string, by?: 'administrator' | 'system'): Promise<number>;
   /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
   listenOn: { port: number; host: string };
   /** Connects the stores, then listens. */
@@ -69,6 +75,8 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     endpoints,
     identityProviders: container.resolve<IdentityProvider[]>(IdentityProvidersToken),
     stores,
+    endAllSessions: (provider, subject, by = 'administrator') =>
+      container.resolve(EndSessions).execute({ provider, subject }, { by, cause: 'account_change' }),
     listenOn: configuration.listenOn,
     ...lifecycle(app, stores, container.resolve(DrainState), configuration.settings.Hosting.ShutdownDrainSeconds),
   };

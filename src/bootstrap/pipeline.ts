@@ -12,6 +12,7 @@ import { AuthenticateSession } from '../application/use-cases/authenticate-sessi
 import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
+import { ManageSessions } from '../application/use-cases/manage-sessions.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
 import { createApp } from '../adapters/koa/app.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
@@ -63,6 +64,7 @@ export function createPipeline(
     checkReadiness: container.resolve(CheckReadiness),
     beginSignIn: container.resolve(BeginSignIn),
     signOut: container.resolve(SignOut),
+    manageSessions: container.resolve(ManageSessions),
     governance: container.resolve<Governance>(GovernanceToken),
   });
   // An endpoint at an undeclared path, or naming a policy nobody registered, is a programming error: caught before any request.

@@ -154,6 +154,32 @@ describe('Pages at phone, tablet and desktop widths (chromium)', function () {
     expectNoProblems(watch, stack.appOrigin, [{ url: `${stack.appOrigin}/Account/AccessDenied`, status: 403 }]);
   });
 
+  it('the sessions page: two sessions listed, one signed out from the other browser, then everywhere', async function () {
+    const first = await freshBrowser();
+    const second = await freshBrowser();
+    await signInAs(first.page, 'admin');
+    await signInAs(second.page, 'admin');
+    await first.page.getByRole('link', { name: 'Your sessions' }).click();
+    await first.page.waitForURL(`${stack.appOrigin}/Account/Sessions`);
+    await first.page.getByRole('heading', { name: 'Your sessions' }).waitFor();
+    expect(await first.page.locator('table.sessions tbody tr').count()).to.be.at.least(2);
+    expect(await first.page.locator('tbody tr', { hasText: 'this session' }).count()).to.equal(1);
+    await expectFitsEveryWidth(first.page, 'sessions', ARTIFACTS);
+
+    // Sign the other browser out from this one: it is anonymous at its next request.
+    const others = await first.page.locator('tbody tr', { hasNotText: 'this session' }).count();
+    await first.page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await first.page.waitForURL(`${stack.appOrigin}/Account/Sessions?ended=${others}`);
+    expect(await first.page.getByRole('status').textContent()).to.contain('signed out');
+    await second.page.goto(`${stack.appOrigin}/`);
+    await second.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    await first.page.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+    await first.page.waitForURL(`${stack.appOrigin}/Account/Login`);
+    expect(await first.page.getByRole('status').textContent()).to.equal(SIGNED_OUT);
+    expectNoProblems(first.watch, stack.appOrigin);
+  });
+
   it('every icon a page names answers, and so does /favicon.ico, which browsers ask for on their own', async function () {
     const { page, watch } = await freshBrowser();
     await page.goto(`${stack.appOrigin}/Account/Login`);

@@ -9,6 +9,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'auth.unknown_provider': 400,
   'auth.too_many_sign_ins': 429,
   'auth.disabled': 403,
+  'auth.session_unknown': 404,
   'antiforgery.': 400,
   'idp.': 400,
   'idp.unreachable': 503,

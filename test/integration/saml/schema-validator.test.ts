@@ -239,7 +239,10 @@ describe('SAML schema validation with libxml2 in WebAssembly (the validator saml
     const result = JSON.parse(lines[0] ?? '{}') as Record<string, number>;
     expect(result.refused, 'every tenth document is schema-invalid').to.equal(1000);
     expect(result.heapAfter, 'WebAssembly heap after 10,000 (bytes)').to.equal(result.heapBefore);
-    expect(result.rssGrowthMb, `resident memory grew ${result.rssGrowthMb?.toFixed(1)} MB`).to.be.lessThan(16);
+    // The heap above is the exact check. Resident memory also moves with the allocator and
+    // the machine's load (0.2-7 MB alone, 17 MB seen beside other suites): the bound only
+    // catches a leak of the size that ruled the other validators out (1.3 MB each: 13 GB).
+    expect(result.rssGrowthMb, `resident memory grew ${result.rssGrowthMb?.toFixed(1)} MB`).to.be.lessThan(64);
     expect(result.listenersAfter).to.equal(result.listenersBefore);
     expect(stdout).not.to.contain(SENTINEL);
   });

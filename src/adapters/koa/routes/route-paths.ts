@@ -14,6 +14,7 @@ export const RoutePaths = {
   login: '/Account/Login',
   logout: '/Account/Logout',
   accessDenied: '/Account/AccessDenied',
+  sessions: '/Account/Sessions',
   challenge: '/External/Challenge',
   home: '/',
   admin: '/Admin',

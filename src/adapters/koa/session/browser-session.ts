@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { BrowserSession, SessionFields } from '../../../application/sign-in/session-fields.js';
+import { sessionTokenOf } from './session-middleware.js';
 import { isSessionToken, sessionStoreKey } from './session-token.js';
 
 type KoaSession = NonNullable<Context['session']>;
@@ -25,7 +26,8 @@ export function browserSession(ctx: Context): BrowserSession {
 
 /** The store key of the request's session (koa-session's external key is the cookie token). */
 function handleOf(ctx: Context): string | undefined {
-  const token = ctx.session?.externalKey;
+  if (!ctx.session) return undefined; // ended in this request
+  const token = sessionTokenOf(ctx);
   return token !== undefined && isSessionToken(token) ? sessionStoreKey(token) : undefined;
 }
 

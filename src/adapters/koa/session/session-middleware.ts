@@ -17,6 +17,18 @@ export interface SessionMiddlewareOptions {
   releaseExpired: (record: StoredRecord) => Promise<void>;
 }
 
+/**
+ * The token koa-session drew for a request's session (a new session, or the new id of a
+ * sign-in's rotation), kept beside the request rather than on `ctx.state`, which every view
+ * can read.
+ */
+const drawnTokens = new WeakMap<object, string>();
+
+/** The token of the request's session: the one drawn during the request, else the one its cookie named. */
+export function sessionTokenOf(ctx: Context): string | undefined {
+  return drawnTokens.get(ctx) ?? ctx.session?.externalKey;
+}
+
 /** `__Host-` keeps subdomains from setting or shadowing the cookie; it needs Secure, so production only. */
 export function sessionCookieName(settings: SessionSettings, production: boolean): string {
   if (settings.CookieName !== '') return settings.CookieName;
@@ -85,7 +97,11 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
     {
       key: cookieName,
       store: externalStore,
-      genid: newSessionToken,
+      genid: (ctx?: Context) => {
+        const token = newSessionToken();
+        if (ctx) drawnTokens.set(ctx, token);
+        return token;
+      },
       maxAge: 'session',
       httpOnly: true,
       sameSite: 'lax',

@@ -1,0 +1,83 @@
+import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import type { ManageSessions, SessionsToEnd } from '../../../application/use-cases/manage-sessions.js';
+import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
+import { GatehouseError } from '../../../domain/errors.js';
+import { verifyAntiForgery } from '../anti-forgery.js';
+import { auditRequest } from '../audit-request.js';
+import type { Endpoint } from '../endpoint.js';
+import { readForm, singleField } from '../read-form.js';
+import { browserSession } from '../session/browser-session.js';
+import type { SignedOutNotice } from '../signed-out-notice.js';
+import { RoutePaths } from './route-paths.js';
+
+export interface SessionsRouteDeps {
+  manageSessions: ManageSessions;
+  /** The registered providers: a session is shown with its provider's display name. */
+  providers: readonly IdentityProviderInfo[];
+  /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
+  publicOrigin: string;
+  signedOutNotice: SignedOutNotice;
+}
+
+/** A public session id as the page writes it: 16 base64url characters. */
+const SESSION_ID = /^[A-Za-z0-9_-]{16}$/;
+
+/**
+ * `GET /Account/Sessions`: the signed-in user's sessions on every instance (authenticated
+ * by the fallback policy; with the fallback off an anonymous visitor sees none); `POST`
+ * with `end` = a session's public id, `others` or `all` (signed in, anti-forgery checked)
+ * ends them. Ending this browser's own session signs it out.
+ */
+export function sessionsRoutes(deps: SessionsRouteDeps): Endpoint[] {
+  return [
+    {
+      method: 'GET',
+      path: RoutePaths.sessions,
+      handler: async (ctx) => {
+        const sessions = await deps.manageSessions.list(browserSession(ctx));
+        ctx.set('Cache-Control', 'no-store');
+        await ctx.render('sessions', {
+          sessions: sessions.map((session) => ({
+            ...session,
+            providerName: deps.providers.find((p) => p.key === session.provider)?.displayName ?? session.provider,
+            createdAt: new Date(session.createdAt).toISOString(),
+            lastSeenAt: new Date(session.lastSeenAt).toISOString(),
+          })),
+          ended: ctx.query.ended === undefined ? undefined : Number(ctx.query.ended) || 0,
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: RoutePaths.sessions,
+      // Like the logout: only a signed-in user has sessions to end, whatever the fallback says.
+      metadata: authorize(),
+      handler: async (ctx) => {
+        const form = await readForm(ctx);
+        verifyAntiForgery(
+          ctx,
+          deps.publicOrigin || `${ctx.protocol}://${ctx.host}`,
+          ctx.state.csrfToken,
+          singleField(form, '_csrf'),
+        );
+        const which = sessionsToEnd(singleField(form, 'end'));
+        const browser = browserSession(ctx);
+        const count = await deps.manageSessions.end(browser, which, auditRequest(ctx));
+        ctx.set('Cache-Control', 'no-store');
+        if (browser.handle === undefined) {
+          // This browser's own session ended: to the login page, which says so.
+          deps.signedOutNotice.set(ctx);
+          ctx.redirect('/Account/Login');
+          return;
+        }
+        ctx.redirect(`${RoutePaths.sessions}?ended=${count}`);
+      },
+    },
+  ];
+}
+
+function sessionsToEnd(value: string | undefined): SessionsToEnd {
+  if (value === 'others' || value === 'all') return value;
+  if (value !== undefined && SESSION_ID.test(value)) return { session: value };
+  throw new GatehouseError('request.invalid_field', 'Choose which sessions to sign out.', { safe: true });
+}

@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { deviceName } from '../../../src/adapters/koa/device-name.js';
+
+describe('deviceName (the sessions page names a device coarsely, never by the header text)', () => {
+  const cases: Array<[string | undefined, string]> = [
+    ['Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox on Linux'],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+      'Edge on Windows',
+    ],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+      'Safari on macOS',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      'Safari on iOS',
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+      'Chrome on Android',
+    ],
+    ['curl/8.5.0', 'Unknown browser'],
+    [undefined, 'Unknown browser'],
+    ['<script>alert(1)</script> Linux', 'Unknown browser on Linux'],
+  ];
+  for (const [userAgent, expected] of cases) {
+    it(`${String(userAgent).slice(0, 50)} -> ${expected}`, () => {
+      expect(deviceName(userAgent)).to.equal(expected);
+    });
+  }
+});
