@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { equalSecrets } from '../../application/equal-secrets.js';
 import { GatehouseError } from '../../domain/errors.js';
+import { readForm, singleField } from './read-form.js';
 
 const refused = () =>
   new GatehouseError(
@@ -25,4 +26,20 @@ export function verifyAntiForgery(
   const fetchSite = ctx.get('sec-fetch-site');
   if (fetchSite !== '' && fetchSite !== 'same-origin' && fetchSite !== 'none') throw refused();
   if (sessionToken === undefined || submitted === undefined || !equalSecrets(sessionToken, submitted)) throw refused();
+}
+
+/**
+ * The form of a signed-in user's POST, once its anti-forgery token and provenance pass.
+ * `publicOrigin` is `Hosting:PublicOrigin`; empty means the request's own origin (not
+ * `ctx.origin`: Koa 3 answers that from the Origin header itself when one is sent).
+ */
+export async function readVerifiedForm(ctx: Context, publicOrigin: string): Promise<URLSearchParams> {
+  const form = await readForm(ctx);
+  verifyAntiForgery(
+    ctx,
+    publicOrigin || `${ctx.protocol}://${ctx.host}`,
+    ctx.state.csrfToken,
+    singleField(form, '_csrf'),
+  );
+  return form;
 }

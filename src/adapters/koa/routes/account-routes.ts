@@ -2,12 +2,11 @@ import type { IdentityProviderInfo } from '../../../application/ports/identity-p
 import type { SignOut } from '../../../application/use-cases/sign-out.js';
 import { allowAnonymous, authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
-import { verifyAntiForgery } from '../anti-forgery.js';
+import { readVerifiedForm } from '../anti-forgery.js';
 import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 import { singleQuery } from '../query.js';
-import { readForm, singleField } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 
@@ -48,14 +47,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
       path: RoutePaths.logout,
       metadata: authorize(),
       handler: async (ctx) => {
-        const form = await readForm(ctx);
-        // Not ctx.origin: Koa 3 answers it from the Origin header itself when one is sent.
-        verifyAntiForgery(
-          ctx,
-          deps.publicOrigin || `${ctx.protocol}://${ctx.host}`,
-          ctx.state.csrfToken,
-          singleField(form, '_csrf'),
-        );
+        await readVerifiedForm(ctx, deps.publicOrigin);
         const { providerSignOutUrl } = await deps.signOut.execute(browserSession(ctx), auditRequest(ctx));
         deps.signedOutNotice.set(ctx);
         ctx.set('Cache-Control', 'no-store');

@@ -2,10 +2,10 @@ import type { IdentityProviderInfo } from '../../../application/ports/identity-p
 import type { ManageSessions, SessionsToEnd } from '../../../application/use-cases/manage-sessions.js';
 import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { GatehouseError } from '../../../domain/errors.js';
-import { verifyAntiForgery } from '../anti-forgery.js';
+import { readVerifiedForm } from '../anti-forgery.js';
 import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
-import { readForm, singleField } from '../read-form.js';
+import { singleField } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 import { RoutePaths } from './route-paths.js';
@@ -53,13 +53,7 @@ export function sessionsRoutes(deps: SessionsRouteDeps): Endpoint[] {
       // Like the logout: only a signed-in user has sessions to end, whatever the fallback says.
       metadata: authorize(),
       handler: async (ctx) => {
-        const form = await readForm(ctx);
-        verifyAntiForgery(
-          ctx,
-          deps.publicOrigin || `${ctx.protocol}://${ctx.host}`,
-          ctx.state.csrfToken,
-          singleField(form, '_csrf'),
-        );
+        const form = await readVerifiedForm(ctx, deps.publicOrigin);
         const which = sessionsToEnd(singleField(form, 'end'));
         const browser = browserSession(ctx);
         const count = await deps.manageSessions.end(browser, which, auditRequest(ctx));
