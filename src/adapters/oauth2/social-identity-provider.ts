@@ -14,7 +14,7 @@ import type { GatehouseError } from '../../domain/errors.js';
 import type { AdapterContext } from '../provider-record.js';
 import { AuthorizationCodeFlow } from './authorization-code-flow.js';
 import { correlateState } from './authorization-response.js';
-import type { SocialSettings } from './social-provider.js';
+import type { SocialSettings } from './social-settings.js';
 import type { SocialVendor } from './social-vendor.js';
 import { timeLimitedFetch } from './time-limited-fetch.js';
 

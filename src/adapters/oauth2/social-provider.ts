@@ -1,27 +1,9 @@
 import type { ClaimMapping } from '../../domain/claims/claim-mappings.js';
 import type { ProviderChecks, SettingKind } from '../../domain/providers/provider-definition.js';
 import type { SettingsProblem } from '../../domain/settings/problem.js';
-import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
 import { provider, type ProviderRecord } from '../provider-record.js';
+import type { SocialSettings } from './social-settings.js';
 import type { SocialVendor } from './social-vendor.js';
-
-/**
- * A social provider's section: the specification's keys (ClientId, ClientSecret,
- * CallbackPath, Scopes) and Gatehouse's own: `SaveTokens` (default false: the vendor's
- * tokens are dropped after sign-in) and one override per vendor endpoint (empty means the
- * vendor's production endpoint). An empty `DisplayName` shows the vendor's name.
- */
-export type SocialSettings<Extra extends string = never> = ProviderCommonSettings & {
-  ClientId: string;
-  ClientSecret: string;
-  CallbackPath: string;
-  /** Generic names (`profile`, `email`) are translated to the vendor's scopes; others pass verbatim. */
-  Scopes: string[];
-  SaveTokens: boolean;
-  AuthorizationEndpoint: string;
-  TokenEndpoint: string;
-  UserInformationEndpoint: string;
-} & { [K in Extra]: string };
 
 export interface SocialProviderDeclaration<Extra extends string> {
   key: string;

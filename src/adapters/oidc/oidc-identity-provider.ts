@@ -18,7 +18,7 @@ import { correlateState } from '../oauth2/authorization-response.js';
 import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
-import type { OpenIdConnectSettings } from './open-id-connect.js';
+import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 
 /** The one ID token signature algorithm accepted (`id_token_signed_response_alg`): never `none` or HS*. */

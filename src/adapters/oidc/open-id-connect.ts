@@ -1,20 +1,6 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
-import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
 import { provider } from '../provider-record.js';
-
-export interface OpenIdConnectSettings extends ProviderCommonSettings {
-  Authority: string;
-  ClientId: string;
-  ClientSecret: string;
-  CallbackPath: string;
-  ResponseType: string;
-  /** How the provider returns its answer: `query` (a redirect) or `form_post` (a form its page POSTs). */
-  ResponseMode: 'query' | 'form_post';
-  SaveTokens: boolean;
-  Scopes: string[];
-  /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
-  SignOutAtProvider: boolean;
-}
+import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 
 const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 

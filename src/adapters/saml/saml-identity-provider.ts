@@ -22,7 +22,7 @@ import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './i
 import { fetchMetadata } from './metadata-fetch.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
-import type { Saml2Settings } from './saml2.js';
+import type { Saml2Settings } from './saml2-settings.js';
 import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
 import { metadataRefusal, samlRefusal } from './saml-refusals.js';
 import { reportedStatus } from './saml-status.js';

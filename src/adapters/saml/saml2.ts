@@ -1,16 +1,7 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
-import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
 import { provider } from '../provider-record.js';
-
-export interface Saml2Settings extends ProviderCommonSettings {
-  EntityId: string;
-  MetadataUrl: string;
-  ModulePath: string;
-  LoadMetadata: boolean;
-  RequireSignedAssertions: boolean;
-  ValidateCertificates: boolean;
-}
+import type { Saml2Settings } from './saml2-settings.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
 

@@ -8,7 +8,8 @@ import { OidcIdentityProvider } from '../../../src/adapters/oidc/oidc-identity-p
 import type { CallbackMessage, ChallengeStart, FlowSecrets } from '../../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { GatehouseError } from '../../../src/domain/errors.js';
-import { openIdConnect, type OpenIdConnectSettings } from '../../../src/adapters/oidc/open-id-connect.js';
+import { openIdConnect } from '../../../src/adapters/oidc/open-id-connect.js';
+import type { OpenIdConnectSettings } from '../../../src/adapters/oidc/open-id-connect-settings.js';
 import { readSessionTokens } from '../../../src/adapters/oauth2/session-tokens.js';
 import { providerInfo } from '../../../src/adapters/provider-record.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';

@@ -1,0 +1,16 @@
+import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
+
+/** The OpenIdConnect provider's section (`Authentication:Providers:OpenIdConnect`). */
+export interface OpenIdConnectSettings extends ProviderCommonSettings {
+  Authority: string;
+  ClientId: string;
+  ClientSecret: string;
+  CallbackPath: string;
+  ResponseType: string;
+  /** How the provider returns its answer: `query` (a redirect) or `form_post` (a form its page POSTs). */
+  ResponseMode: 'query' | 'form_post';
+  SaveTokens: boolean;
+  Scopes: string[];
+  /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
+  SignOutAtProvider: boolean;
+}
