@@ -17,21 +17,26 @@
  * run once more under callgrind, which counts the instructions a request costs the server
  * the same way whatever the machine's neighbours do (callgrind-instructions.ts).
  *
+ * Cold start is also measured on Node 24 LTS, CI's second line (the registry's official
+ * binary, scripts/node-line.mjs, installed on first use), with the compile cache the bundle
+ * turns on there (src/bootstrap/start.ts), without it, and against bare Koa with the same
+ * cache.
+ *
  * Environment, for investigating: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds
  * per row, default 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,redis,anonymous,challenge), BENCH_EXTRAS=0 (no cold start, memory
- * or SAML), BENCH_MAIN (the entry point cold start runs, default dist/bundle/main.js, what npm
+ * bare,koa-session,memory,redis,anonymous,challenge), BENCH_EXTRAS (some of
+ * cold-start,memory,saml; 0 for none), BENCH_MAIN (the entry point cold start runs, default dist/bundle/main.js, what npm
  * start runs), BENCH_DIST (another build of the sources to load instead of dist/, for a
  * before/after comparison), BENCH_PROFILE=1 (each server writes .cpuprofile files under
  * bench-results/profiles/<row>/; summarize the main thread's, `CPU.*.0.001.cpuprofile`, with
  * `tsx scripts/bench/summarize-profile.ts <file>`; the callgrind dumps are kept there too,
  * for `callgrind_annotate`), BENCH_CALLGRIND=0 (no instruction counts).
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest } from './bench/callgrind-instructions.js';
 import { WINDOWS_AGREE_WITHIN } from './bench/counted-windows.js';
@@ -40,14 +45,24 @@ import {
   bareNodeStartMs,
   bundleBareKoa,
   coldStartOnce,
+  meanOf,
   median,
   writeUnbundledBareKoa,
+  type Start,
 } from './bench/cold-start.js';
 import { projectRoot } from './bench/dist-modules.js';
 import type { LoadSettings } from './bench/load.js';
 import { pinSelfToLoadCore, spawnNode, stop, waitForLine } from './bench/processes.js';
-import { report, type ColdStart, type RowResults, type SamlValidation, type SessionMemory } from './bench/report.js';
+import {
+  report,
+  type ColdStart,
+  type RowResults,
+  type SamlValidation,
+  type SecondLineColdStart,
+  type SessionMemory,
+} from './bench/report.js';
 import { productionEnv, REDIS_URL, rowDefinitions } from './bench/rows.js';
+import { nodeLine } from './node-line.mjs';
 
 const settings: LoadSettings = {
   connections: 50,
@@ -58,8 +73,12 @@ const settings: LoadSettings = {
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,anonymous,challenge').split(',');
-const extras = process.env.BENCH_EXTRAS !== '0';
+const extras = new Set(
+  process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml').split(','),
+);
 const COLD_STARTS = 11;
+/** CI's second Node line, where the bundle's compile cache is measured. */
+const SECOND_LINE = 24;
 const instructionCounts = process.env.BENCH_CALLGRIND !== '0' && callgrindAvailable;
 const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = profile ? join(resultsDir, 'profiles') : undefined;
@@ -105,14 +124,22 @@ async function main(): Promise<void> {
   }
   console.log('');
   const context = { settings, rounds, pinned, resultsDir, machine };
-  if (!extras) return report(rows, {}, context);
+  if (extras.size === 0) return report(rows, {}, context);
 
+  const coldStart = extras.has('cold-start') ? await measureColdStarts() : undefined;
+  const memory = extras.has('memory') ? await sessionMemory() : undefined;
+  const saml = extras.has('saml') ? await samlValidation() : undefined;
+  process.stdout.write('done\n\n');
+  report(rows, { coldStart, memory, saml }, context);
+}
+
+async function measureColdStarts(): Promise<ColdStart> {
   process.stdout.write('cold start ');
   const bareKoa = await bundleBareKoa(join(resultsDir, 'bare-koa', 'main.js'));
   const bareKoaUnbundled = writeUnbundledBareKoa(join(resultsDir, 'bare-koa-unbundled'));
-  const coldStarts: number[] = [];
-  const bareKoaStarts: number[] = [];
-  const bareKoaUnbundledStarts: number[] = [];
+  const coldStarts: Start[] = [];
+  const bareKoaStarts: Start[] = [];
+  const bareKoaUnbundledStarts: Start[] = [];
   // Starts are short and this machine's neighbours come and go: 11 of each, alternating.
   for (let run = 0; run < COLD_STARTS; run++) {
     coldStarts.push(await coldStartOnce());
@@ -122,19 +149,68 @@ async function main(): Promise<void> {
   }
   const nodeStarts: number[] = [];
   for (let run = 0; run < 3; run++) nodeStarts.push(await bareNodeStartMs());
-  const coldStart: ColdStart = {
-    runsMs: coldStarts.map(round1),
-    medianMs: round1(median(coldStarts)),
-    bareKoaMedianMs: round1(median(bareKoaStarts)),
-    bareKoaUnbundledMedianMs: round1(median(bareKoaUnbundledStarts)),
+  return {
+    runsMs: coldStarts.map((start) => round1(start.ms)),
+    medianMs: medianMs(coldStarts),
+    cpuMeanMs: cpuMeanMs(coldStarts),
+    bareKoaMedianMs: medianMs(bareKoaStarts),
+    bareKoaCpuMeanMs: cpuMeanMs(bareKoaStarts),
+    bareKoaUnbundledMedianMs: medianMs(bareKoaUnbundledStarts),
+    bareNodeMedianMs: round1(median(nodeStarts)),
+    secondLine: await secondLineColdStarts(bareKoa),
+  };
+}
+
+/**
+ * Cold start on Node 24: Gatehouse with the compile cache its bundle turns on (in
+ * compile-cache/ beside it), filled by one start before those measured, as at every start
+ * after a deployment's first; the same bundle with the cache off; bare Koa bundled, with a
+ * cache of its own filled the same way (NODE_COMPILE_CACHE, which also covers its entry
+ * file). The three alternate, as above.
+ */
+async function secondLineColdStarts(bareKoa: string): Promise<SecondLineColdStart | undefined> {
+  let node: string;
+  try {
+    node = join(nodeLine(SECOND_LINE), 'node');
+  } catch (error) {
+    process.stdout.write(` (not on Node ${SECOND_LINE}: ${error instanceof Error ? error.message : String(error)}) `);
+    return undefined;
+  }
+  const cached = { node };
+  const uncached = { node, env: { NODE_DISABLE_COMPILE_CACHE: '1' } };
+  const bareKoaCached = { node, env: { NODE_COMPILE_CACHE: join(dirname(bareKoa), 'compile-cache') } };
+  await coldStartOnce([], cached);
+  await bareKoaColdStartOnce(bareKoa, [], bareKoaCached);
+  const runs = { cached: [] as Start[], uncached: [] as Start[], bareKoa: [] as Start[] };
+  for (let run = 0; run < COLD_STARTS; run++) {
+    runs.cached.push(await coldStartOnce([], cached));
+    runs.uncached.push(await coldStartOnce([], uncached));
+    runs.bareKoa.push(await bareKoaColdStartOnce(bareKoa, [], bareKoaCached));
+    process.stdout.write('.');
+  }
+  const nodeStarts: number[] = [];
+  for (let run = 0; run < 3; run++) nodeStarts.push(await bareNodeStartMs(node));
+  return {
+    version: spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+    runsMs: runs.cached.map((start) => round1(start.ms)),
+    medianMs: medianMs(runs.cached),
+    cpuMeanMs: cpuMeanMs(runs.cached),
+    uncachedMedianMs: medianMs(runs.uncached),
+    uncachedCpuMeanMs: cpuMeanMs(runs.uncached),
+    bareKoaMedianMs: medianMs(runs.bareKoa),
+    bareKoaCpuMeanMs: cpuMeanMs(runs.bareKoa),
     bareNodeMedianMs: round1(median(nodeStarts)),
   };
+}
+
+async function sessionMemory(): Promise<SessionMemory> {
   process.stdout.write(' memory ');
-  const memory = await jsonLineOf<SessionMemory>(['scripts/bench/session-memory.ts', '100000'], productionEnv, 120_000);
+  return jsonLineOf<SessionMemory>(['scripts/bench/session-memory.ts', '100000'], productionEnv, 120_000);
+}
+
+async function samlValidation(): Promise<SamlValidation> {
   process.stdout.write(' SAML ');
-  const saml = await jsonLineOf<SamlValidation>(['scripts/bench/saml-validation.ts', '1000'], {}, 300_000);
-  process.stdout.write('done\n\n');
-  report(rows, { coldStart, memory, saml }, context);
+  return jsonLineOf<SamlValidation>(['scripts/bench/saml-validation.ts', '1000'], {}, 300_000);
 }
 
 /** Runs a measuring script in a process of its own (with a collectable heap) and reads its one JSON line. */
@@ -159,6 +235,15 @@ function redisAnswers(url: string): Promise<boolean> {
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
   });
+}
+
+function medianMs(starts: readonly Start[]): number {
+  return round1(median(starts.map((start) => start.ms)));
+}
+
+function cpuMeanMs(starts: readonly Start[]): number | undefined {
+  const mean = meanOf(starts.map((start) => start.cpuMs));
+  return mean === undefined ? undefined : round1(mean);
 }
 
 function round1(value: number): number {

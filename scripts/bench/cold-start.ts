@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../free-port.js';
 import { projectRoot } from './dist-modules.js';
-import { spawnNode, stop } from './processes.js';
+import { cpuSecondsOf, spawnNode, stop } from './processes.js';
 import { productionEnv } from './rows.js';
 
 /** One GET without keep-alive; resolves with the status, or 0 when the connection fails. */
@@ -21,17 +21,39 @@ function statusOf(url: string): Promise<number> {
 }
 
 /**
- * Milliseconds from spawning `node dist/bundle/main.js` (what npm start runs; BENCH_MAIN
- * names another entry point) to the first 200 from /health/ready: process start, module
+ * One start: milliseconds from the spawn to the first 200, and the CPU the process had used
+ * by then (all its threads, from /proc, in clock ticks of 10 ms; undefined without /proc).
+ * The CPU tells starts apart where the time does not, on a machine whose neighbours keep
+ * the server core busy: a start waiting for the core takes longer but uses no more CPU.
+ */
+export interface Start {
+  ms: number;
+  cpuMs: number | undefined;
+}
+
+/** Another Node than this process's (`node`, its executable), and environment variables for it. */
+export interface StartedWith {
+  node?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * One start of `node dist/bundle/main.js` (what npm start runs; BENCH_MAIN names another
+ * entry point), from the spawn to the first 200 from /health/ready: process start, module
  * loading, composition, listen, the first answer. In the production posture with the
  * memory store, so that no connection to another server is part of the start.
  */
-export function coldStartOnce(nodeFlags: readonly string[] = []): Promise<number> {
-  return spawnToReady([...nodeFlags, process.env.BENCH_MAIN ?? 'dist/bundle/main.js'], {
-    ...productionEnv,
-    ProjectTemplate__Session__Store: 'Memory',
-    ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
-  });
+export function coldStartOnce(nodeFlags: readonly string[] = [], startedWith: StartedWith = {}): Promise<Start> {
+  return spawnToReady(
+    [...nodeFlags, process.env.BENCH_MAIN ?? 'dist/bundle/main.js'],
+    {
+      ...productionEnv,
+      ProjectTemplate__Session__Store: 'Memory',
+      ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+      ...startedWith.env,
+    },
+    startedWith.node,
+  );
 }
 
 /** A bare Koa + @koa/router server: what any Koa app pays here. */
@@ -80,20 +102,24 @@ export function writeUnbundledBareKoa(dir: string): string {
 }
 
 /**
- * Milliseconds from spawn to the first 200 from /health/ready of a node process told to
- * listen on HOST and PORT (a port free a moment before). Asked every millisecond from the
+ * From spawn to the first 200 from /health/ready of a node process told to listen on HOST
+ * and PORT (a port free a moment before). Asked every millisecond from the
  * spawn on, so that nothing the process prints (or holds in a log buffer) is measured.
  */
-async function spawnToReady(args: readonly string[], env: Record<string, string>): Promise<number> {
+async function spawnToReady(args: readonly string[], env: Record<string, string>, node?: string): Promise<Start> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/health/ready`;
   const started = performance.now();
-  const child = spawnNode(args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, 'ignore');
+  const child = spawnNode(args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, 'ignore', node);
   let exited = false;
   child.once('exit', () => (exited = true));
   try {
     for (;;) {
-      if ((await statusOf(url)) === 200) return performance.now() - started;
+      if ((await statusOf(url)) === 200) {
+        const ms = performance.now() - started;
+        const cpuSeconds = cpuSecondsOf(child.pid);
+        return { ms, cpuMs: cpuSeconds === undefined ? undefined : cpuSeconds * 1000 };
+      }
       if (exited) throw new Error(`${args.join(' ')} exited before /health/ready answered 200`);
       if (performance.now() - started > 10_000) throw new Error('/health/ready did not answer 200 within 10 s');
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -103,16 +129,26 @@ async function spawnToReady(args: readonly string[], env: Record<string, string>
   }
 }
 
-export function bareKoaColdStartOnce(bundle: string, nodeFlags: readonly string[] = []): Promise<number> {
-  return spawnToReady([...nodeFlags, bundle], {});
+export function bareKoaColdStartOnce(
+  bundle: string,
+  nodeFlags: readonly string[] = [],
+  startedWith: StartedWith = {},
+): Promise<Start> {
+  return spawnToReady([...nodeFlags, bundle], startedWith.env ?? {}, startedWith.node);
 }
 
 /** `node -e ""` on the same core: the floor no application start can go below. */
-export async function bareNodeStartMs(): Promise<number> {
+export async function bareNodeStartMs(node?: string): Promise<number> {
   const started = performance.now();
-  const child = spawnNode(['-e', ''], {}, 'ignore');
+  const child = spawnNode(['-e', ''], {}, 'ignore', node);
   await new Promise((resolve) => child.once('exit', resolve));
   return performance.now() - started;
+}
+
+/** The mean, or undefined when a value is missing (no /proc). */
+export function meanOf(values: ReadonlyArray<number | undefined>): number | undefined {
+  if (values.length === 0 || values.some((value) => value === undefined)) return undefined;
+  return (values as number[]).reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 export function median(values: readonly number[]): number {

@@ -17,14 +17,15 @@ export function pinSelfToLoadCore(): boolean {
   return spawnSync('taskset', ['-a', '-cp', LOAD_CORE, String(process.pid)], { stdio: 'ignore' }).status === 0;
 }
 
-/** `node <args>`, on the server core when pinning is possible, in the project root. */
+/** `node <args>` (this process's Node unless `node` names another), on the server core when pinning is possible, in the project root. */
 export function spawnNode(
   args: readonly string[],
   env: Record<string, string | undefined>,
   stdio: 'pipe' | 'ignore' = 'pipe',
+  node: string = process.execPath,
 ): ChildProcess {
-  const command = pinning ? 'taskset' : process.execPath;
-  const commandArgs = pinning ? ['-c', SERVER_CORE, process.execPath, ...args] : [...args];
+  const command = pinning ? 'taskset' : node;
+  const commandArgs = pinning ? ['-c', SERVER_CORE, node, ...args] : [...args];
   return spawn(command, commandArgs, {
     cwd: projectRoot,
     env: { ...process.env, ...env },

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
 import { forcedExitDelayMs } from '../domain/settings/shutdown-timing.js';
+import { flushCompileCache } from './compile-cache.js';
 import { createGatehouse } from './gatehouse.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
@@ -62,6 +63,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The code the start compiled, on disk before the line shows: the next start reads it back
+  // even if this process is then killed (start.ts turned the cache on; a no-op without it).
+  flushCompileCache();
   // Only now: a SIGTERM sent as soon as this line shows would otherwise find no handler
   // and kill the process outright, without draining or closing the stores.
   gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);

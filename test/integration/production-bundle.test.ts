@@ -10,7 +10,8 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
@@ -21,6 +22,17 @@ import { SamlBrowser, SP_ENTITY_ID } from '../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../support/saml-identity-provider.js';
 
 const bundleDir = join(projectRoot, 'test-artifacts', 'bundle');
+const compileCacheDir = join(bundleDir, 'compile-cache');
+/** Node 22.1 and later; the types of Node 20 do not declare it. */
+const nodeHasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/** Every file under `dir`, at any depth (Node keeps the cache in a folder per Node version). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
 
 function runBundle(env: Record<string, string>): SpawnedProcess {
@@ -59,6 +71,41 @@ describe('the production bundle (what npm start runs)', function () {
     expect((await fetch(`${url}/api/app-info`)).status).to.equal(401);
     expect(output().stderr).to.equal('');
   });
+
+  (nodeHasCompileCache ? it : it.skip)(
+    `keeps the code a start compiled in compile-cache/ beside it once listening, even if killed, and the next start reads it back${nodeHasCompileCache ? '' : ` (skipped: Node ${process.version} has no compile cache)`}`,
+    async () => {
+      rmSync(compileCacheDir, { recursive: true, force: true });
+      const first = runBundle({});
+      running.push(first.child);
+      await listeningUrl(first.output, first.child);
+      first.child.kill('SIGKILL'); // no exit of its own, where Node would write the cache anyway
+      await exitOf(first.child);
+      expect(filesUnder(compileCacheDir)).not.to.deep.equal([]);
+
+      const second = runBundle({ NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+      running.push(second.child);
+      const url = await listeningUrl(second.output, second.child);
+      expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
+      // The application itself (its chunk), not only the launcher's helpers, came from the cache.
+      expect(second.output().stderr).to.match(/code cache for ESM \S+\/chunks\/main-\w+\.js was accepted/);
+    },
+  );
+
+  (nodeHasCompileCache ? it.skip : it)(
+    `starts as before on a Node without a compile cache, leaving no compile-cache/${nodeHasCompileCache ? ` (skipped: Node ${process.version} has one)` : ''}`,
+    async () => {
+      rmSync(compileCacheDir, { recursive: true, force: true });
+      const { child, output } = runBundle({});
+      running.push(child);
+      const url = await listeningUrl(output, child);
+      expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
+      child.kill('SIGTERM');
+      expect(await exitOf(child)).to.equal(0);
+      expect(existsSync(compileCacheDir)).to.equal(false);
+      expect(output().stderr).to.equal('');
+    },
+  );
 
   it('reports a wrongly typed setting through the generated validator and exits 1', async () => {
     const { child, output } = runBundle({ ProjectTemplate__Authentication__Enabled: 'maybe' });

@@ -33,6 +33,7 @@ for (const { choice, install } of projects) {
     this.timeout(5 * MINUTE);
     let folder: string;
     let dir: string;
+    let installOutput = '';
     const running: Running[] = [];
 
     before(async () => {
@@ -42,11 +43,18 @@ for (const { choice, install } of projects) {
       if (install === 'linked') return linkTemplateModules(dir);
       const installed = await run('npm', ['ci', '--no-audit', '--no-fund'], dir, { timeoutMs: 5 * MINUTE });
       expect(installed.status, installed.stderr).to.equal(0);
+      installOutput = installed.stdout + installed.stderr;
     });
     afterEach(async () => {
       for (const command of running.splice(0)) await command.stop();
     });
     after(() => removeFolder(folder));
+
+    if (install === 'npm ci')
+      it('installs with no install-script warning: its package.json decides every install script (allowScripts)', () => {
+        expect(installOutput).to.match(/added \d+ packages/);
+        expect(installOutput).not.to.match(/install.scripts/i);
+      });
 
     it('passes its own npm test', async () => {
       const result = await run('npm', ['test'], dir, { timeoutMs: 5 * MINUTE });

@@ -53,9 +53,10 @@ export function spawnEntryPoint(
   return { child, output: () => ({ stdout, stderr }) };
 }
 
+/** The exit code once the process has ended (null when a signal ended it), at once if it already has. */
 export function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code));
   });
 }

@@ -89,6 +89,9 @@ describe('new project: generating every --authProvider choice', function () {
       expect(manifest.scripts).to.include.keys('test', 'start', 'demo');
       expect(manifest.dependencies).to.deep.equal(template.dependencies);
       expect(manifest.devDependencies).to.deep.equal(template.devDependencies);
+      // What the template is tested on, and which install scripts npm may run (npm 12 blocks the rest).
+      expect(manifest.engines).to.deep.equal(template.engines);
+      expect(manifest.allowScripts).to.deep.equal(template.allowScripts);
 
       const lockfile = json(dir, 'package-lock.json');
       expect(lockfile).to.include({ name: `${choice}-app`, version: '0.1.0' });

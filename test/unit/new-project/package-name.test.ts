@@ -1,20 +1,34 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { packageNameFromDirectory, packageNameProblems } from '../../../scripts/new-project/package-name.mjs';
 
-/** npm's own validator, from npm's installation: the oracle these rules copy. */
+/**
+ * npm's own validator, from the installation of the npm on PATH (the one `npm run new`
+ * users type): the oracle these rules copy. Found from the npm program itself, not with
+ * `npm root -g`, which answers from the Node that runs npm: a Node installed elsewhere (CI's
+ * second Node line, from the registry) has no npm beside it.
+ */
 function npmValidator(): (name: string) => { validForNewPackages: boolean } {
-  const path = join(
-    execFileSync('npm', ['root', '-g'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
-    'npm',
-    'node_modules',
-    'validate-npm-package-name',
-  );
+  const program = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'npm'))
+    .find((file) => existsSync(file));
+  if (!program) throw new Error('no npm on PATH');
+  let dir = dirname(realpathSync(program));
+  while (!isNpmPackage(dir)) {
+    if (dirname(dir) === dir) throw new Error(`${program} is not part of an npm installation`);
+    dir = dirname(dir);
+  }
+  const path = join(dir, 'node_modules', 'validate-npm-package-name');
   if (!existsSync(path)) throw new Error(`npm's validate-npm-package-name is not at ${path}`);
   return createRequire(import.meta.url)(path);
+}
+
+function isNpmPackage(dir: string): boolean {
+  const manifest = join(dir, 'package.json');
+  return existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'npm';
 }
 
 const VALID = [
