@@ -3,6 +3,7 @@ import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
 import { forcedExitDelayMs } from '../domain/settings/shutdown-timing.js';
 import { flushCompileCache } from './compile-cache.js';
 import { createGatehouse } from './gatehouse.js';
+import { dropUrlParseDeprecation } from './process-warnings.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
 /**
@@ -72,4 +73,5 @@ async function main(): Promise<void> {
   gatehouse.flushLog();
 }
 
+dropUrlParseDeprecation();
 void main();
