@@ -2,7 +2,9 @@ import type { Clock } from '../application/ports/clock.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { SessionStore } from '../application/ports/session-store.js';
 import { MemorySessionStore } from '../adapters/session/memory-session-store.js';
-import type { ProjectTemplateSettings } from '../domain/settings/settings.js';
+import type { RedisConnection, RedisNode, RedisTopology } from '../adapters/session/redis-client.js';
+import { parseRedisNode } from '../domain/settings/redis-rules.js';
+import type { ProjectTemplateSettings, RedisSettings } from '../domain/settings/settings.js';
 
 type ManagedStore = SessionStore & { ping(): Promise<boolean>; close(): Promise<void> };
 
@@ -33,7 +35,9 @@ export async function createSessionStores(
   if (session.Store === 'Redis') {
     const { RedisSessionStore } = await import('../adapters/session/redis-session-store.js');
     const store = new RedisSessionStore({
-      url: session.Redis.Url,
+      connection: redisConnection(session.Redis),
+      // A single server has no replica to confirm a write, nor a failover to survive.
+      waitForReplica: session.Redis.Mode !== 'Standalone' && session.Redis.WaitForReplica,
       keyPrefix: session.Redis.KeyPrefix,
       commandTimeoutMs: session.Redis.CommandTimeoutMs,
       logger,
@@ -50,4 +54,42 @@ export async function createSessionStores(
       await Promise.all([sessions.close(), pendingSignIns.close()]);
     },
   };
+}
+
+/**
+ * Where the Redis settings (already checked by the startup rules) point. With `Tls` the
+ * system's certificate authorities are trusted, plus those in NODE_EXTRA_CA_CERTS.
+ */
+export function redisConnection(redis: RedisSettings): RedisConnection {
+  return {
+    topology: redisTopology(redis),
+    ...(redis.Username !== '' ? { username: redis.Username } : {}),
+    ...(redis.Password !== '' ? { password: redis.Password } : {}),
+    ...(redis.Tls ? { tls: {} } : {}),
+  };
+}
+
+function redisTopology(redis: RedisSettings): RedisTopology {
+  switch (redis.Mode) {
+    case 'Standalone':
+      return { mode: 'Standalone', url: redis.Url };
+    case 'Cluster':
+      return { mode: 'Cluster', nodes: redisNodes(redis.Nodes) };
+    case 'Sentinel':
+      return {
+        mode: 'Sentinel',
+        sentinels: redisNodes(redis.Nodes),
+        masterName: redis.SentinelMasterName,
+        ...(redis.SentinelPassword !== '' ? { sentinelPassword: redis.SentinelPassword } : {}),
+      };
+  }
+}
+
+function redisNodes(values: readonly string[]): RedisNode[] {
+  return values.map((value, index) => {
+    const node = parseRedisNode(value);
+    // The startup rules refuse such a value before any store is made.
+    if (!node) throw new Error(`ProjectTemplate:Session:Redis:Nodes:${index} is not host:port.`);
+    return node;
+  });
 }

@@ -1,8 +1,12 @@
 import 'reflect-metadata';
 import { newSessionToken, sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
+import type { SessionStore } from '../../src/application/ports/session-store.js';
 import { SignInRecords } from '../../src/application/sign-in/sign-in-records.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import type { Claim, Principal } from '../../src/domain/claims/principal.js';
+
+/** A running Gatehouse, or the store and settings a Gatehouse in another process shares. */
+export type SignInTarget = { stores: { sessions: SessionStore }; settings: Gatehouse['settings'] };
 
 export interface SignedIn {
   /** `Cookie` header value carrying the session. */
@@ -19,7 +23,7 @@ export interface SignedIn {
  * path exists for it). `times` backdates the session.
  */
 export async function signIn(
-  gatehouse: Gatehouse,
+  gatehouse: SignInTarget,
   claims: Array<[string, string]>,
   options: { scheme?: string; provider?: string; times?: { createdAt: number; lastSeenAt: number } } = {},
 ): Promise<SignedIn> {

@@ -1,12 +1,25 @@
-import { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import type { SessionStore, StoredRecord } from '../../application/ports/session-store.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { decodeRecord, encodeRecord } from './record-json.js';
+import {
+  clientAnswers,
+  connectClient,
+  createRedisClient,
+  type RedisClient,
+  type RedisConnection,
+} from './redis-client.js';
 import { checkTimeToLive } from './time-to-live.js';
 
 export interface RedisSessionStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://...`; a secret, never logged. */
-  url: string;
+  /** One server, a cluster or a Sentinel-watched primary, and its credentials: secrets, never logged. */
+  connection: RedisConnection;
+  /**
+   * Creates, takes and removals succeed only once a replica has them (WAIT), so that a
+   * failover cannot bring back a logged-out session or a used single-use record, nor
+   * lose a sign-in it confirmed. For a primary that has replicas (Cluster, Sentinel).
+   */
+  waitForReplica: boolean;
   /** Prepended to every key, so several applications can share one Redis. */
   keyPrefix: string;
   /** Upper bound for connecting and for each command, in milliseconds. */
@@ -44,9 +57,6 @@ local latest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 redis.call('PEXPIREAT', KEYS[1], latest[2])
 return 1`;
 
-/** Longest pause between reconnection attempts, however long the outage lasts. */
-const MAX_RECONNECT_DELAY_MS = 2_000;
-
 /**
  * Sessions in Redis, shared by every instance of the application. One key per record,
  * always written with a time-to-live, so Redis itself forgets abandoned sessions and
@@ -55,40 +65,75 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
  * While Redis is unreachable every call fails within `commandTimeoutMs` with
  * `session.store_unavailable` (commands are neither queued nor replayed later), and
  * the client keeps reconnecting in the background with a capped backoff.
+ *
+ * Cluster safety: every command and the counter script touch exactly one key, the one
+ * the caller named, passed to the script as KEYS[1] (never built inside it), so Redis
+ * Cluster routes each to the primary of that key's slot and no command can fail with
+ * CROSSSLOT. No script or transaction touches two keys, so no two keys need a shared hash
+ * tag, and none has one, on purpose: the per-client challenge counters
+ * (`challenges:<client>`), the single-use flow records (`flow:<hash>`, taken with GETDEL),
+ * the SAML assertion replay records (`saml-assertion:<hash>`, claimed with SET NX; an
+ * OpenID ID token's `jti` is not recorded: its nonce in the flow record makes it single
+ * use), refresh claims (`refreshing:<ref>:<hash>`), sessions, sign-in records and provider
+ * sessions each hash on their whole key, so they spread over every primary instead of
+ * piling onto the one a shared tag would pick (the startup rules refuse a `{` in the key
+ * prefix in Cluster mode for the same reason). What a sign-in writes to several keys is
+ * ordered instead, each write confirmed by a replica (`waitForReplica`) before the next:
+ * the sign-in record before the session that points to it, so no failover leaves a
+ * session pointing to a missing sign-in. The one command sent beside another is WAIT,
+ * which names no key: it goes in a pipeline with the write it confirms, so it reaches that
+ * write's primary on the same connection.
  */
 export class RedisSessionStore implements SessionStore {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly keyPrefix: string;
   private readonly logger: RedisSessionStoreOptions['logger'];
+  private readonly waitForReplica: boolean;
+  /** WAIT's own limit: half the command time-out, so that its answer arrives before the client gives up. */
+  private readonly replicaWaitMs: number;
+  private readonly connectWaitMs: number;
   // Connection error codes already logged during the current outage: a reconnect loop
   // emits the same error every attempt, and one line per cause is enough.
   private readonly reportedErrors = new Set<string>();
+  private unconfirmedReported = false;
 
   constructor(options: RedisSessionStoreOptions) {
     this.keyPrefix = options.keyPrefix;
     this.logger = options.logger;
-    this.redis = createClient(options.url, options.commandTimeoutMs);
+    this.waitForReplica = options.waitForReplica;
+    this.replicaWaitMs = Math.max(1, Math.floor(options.commandTimeoutMs / 2));
+    this.connectWaitMs = options.commandTimeoutMs * 3;
+    this.redis = createRedisClient(options.connection, options.commandTimeoutMs);
     // Always listen: without a listener ioredis writes each connection error's stack to
     // stderr on every reconnection attempt. Ours logs a code, once per cause and outage.
     this.redis.on('error', (error: unknown) => this.reportConnectionError(error));
+    // A cluster reports a lost node apart from its own state.
+    if (this.redis instanceof Cluster)
+      this.redis.on('node error', (error: unknown) => this.reportConnectionError(error));
     this.redis.on('ready', () => this.reportRecovery());
   }
 
   /**
-   * Opens the connection. Resolves once connected, or once the first attempt failed:
-   * an application whose Redis is down at start still starts (readiness reports it),
-   * and the client goes on reconnecting by itself.
+   * Opens the connection. Resolves once connected, or once the first attempt failed, or
+   * after three command time-outs (the sentinels may keep the first attempt going): an
+   * application whose Redis is down at start still starts (readiness reports it), and the
+   * client goes on connecting by itself.
    */
   async connect(): Promise<void> {
     // Only a client that has never connected accepts connect(); a command sent before
     // it may already have started connecting, and a closed store stays closed.
     if (this.redis.status !== 'wait') return;
-    try {
-      await this.redis.connect();
-    } catch {
-      // The `error` listener has logged the cause's code already.
+    const connecting = connectClient(this.redis).then(
+      () => true,
+      () => false,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.connectWaitMs)));
+    const connected = await Promise.race([connecting, waited]);
+    clearTimeout(timer);
+    // The `error` listener has logged the cause's code already.
+    if (!connected)
       this.logger.warn({}, 'The Redis session store is not reachable at start; retrying in the background.');
-    }
   }
 
   async get(key: string): Promise<StoredRecord | undefined> {
@@ -100,7 +145,8 @@ export class RedisSessionStore implements SessionStore {
     const ttl = checkTimeToLive(ttlMs);
     const json = encodeRecord(record);
     // SET … NX answers OK only to the one client that created the key.
-    return (await this.run(() => this.redis.set(this.keyPrefix + key, json, 'PX', ttl, 'NX'))) === 'OK';
+    const reply = await this.confirmed('SET', this.keyPrefix + key, json, 'PX', ttl, 'NX');
+    return reply === 'OK';
   }
 
   async replace(key: string, record: StoredRecord, ttlMs: number): Promise<boolean> {
@@ -112,12 +158,13 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async destroy(key: string): Promise<void> {
-    await this.run(() => this.redis.del(this.keyPrefix + key));
+    await this.confirmed('DEL', this.keyPrefix + key);
   }
 
   async take(key: string): Promise<StoredRecord | undefined> {
     // GETDEL (Redis 6.2) reads and deletes in one command: a flow record is used once.
-    const json = await this.run(() => this.redis.getdel(this.keyPrefix + key));
+    const json = await this.confirmed('GETDEL', this.keyPrefix + key);
+    if (json !== null && typeof json !== 'string') throw unavailable(new Error('Unexpected reply to GETDEL.'));
     return json === null ? undefined : this.decode(json);
   }
 
@@ -144,13 +191,16 @@ export class RedisSessionStore implements SessionStore {
     await this.run(() => this.redis.zrem(this.keyPrefix + key, member));
   }
 
-  /** True when Redis answers PING within the command time-out. Never throws. */
+  /**
+   * True when Redis answers within the command time-out: the server or the sentinels'
+   * primary, or in a cluster the primary of every slot. Never throws.
+   */
   async ping(): Promise<boolean> {
-    try {
-      return (await this.redis.ping()) === 'PONG';
-    } catch {
-      return false;
-    }
+    const answered = await clientAnswers(this.redis);
+    // A cluster stays `ready` while one of its primaries is replaced: its recovery is
+    // seen here, by the readiness probe, rather than by a `ready` event.
+    if (answered) this.reportRecovery();
+    return answered;
   }
 
   /** Ends the connection and stops reconnecting: QUIT when possible, else at once. */
@@ -178,6 +228,35 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
+  /**
+   * Runs a write that a failover must not undo. With `waitForReplica` it is followed by
+   * WAIT 1 on the same connection, and succeeds only once a replica has it: a replica that
+   * has not answered within half the command time-out makes it fail, though the primary
+   * holds it (the caller answers 503; a retry sees what the primary holds). Redis promotes
+   * the replica that has received the most, so a confirmed write survives the failover of
+   * its primary.
+   */
+  private async confirmed(command: 'SET' | 'DEL' | 'GETDEL', ...args: Array<string | number>): Promise<unknown> {
+    if (!this.waitForReplica) return this.run(() => this.redis.call(command, ...args));
+    const replies = await this.run(() =>
+      this.redis
+        .pipeline()
+        .call(command, ...args)
+        .wait(1, this.replicaWaitMs)
+        .exec(),
+    );
+    const [written, waited] = replies ?? [];
+    if (!written || !waited) throw unavailable(new Error('No reply to a confirmed write.'));
+    if (written[0]) throw unavailable(written[0]);
+    if (waited[0]) throw unavailable(waited[0]);
+    if (typeof waited[1] !== 'number' || waited[1] < 1) {
+      this.reportUnconfirmed();
+      throw unavailable(new Error('No replica confirmed the write in time.'));
+    }
+    this.unconfirmedReported = false;
+    return written[1];
+  }
+
   private decode(json: string): StoredRecord {
     try {
       return decodeRecord(json);
@@ -194,48 +273,20 @@ export class RedisSessionStore implements SessionStore {
     this.logger.warn({ code }, 'The Redis session store connection failed; reconnecting in the background.');
   }
 
+  private reportUnconfirmed(): void {
+    if (this.unconfirmedReported) return;
+    this.unconfirmedReported = true;
+    this.logger.warn(
+      {},
+      'A session-store write was refused: no replica confirmed it in time (ProjectTemplate:Session:Redis:WaitForReplica). Is a replica of every primary up?',
+    );
+  }
+
   private reportRecovery(): void {
     if (this.reportedErrors.size === 0) return;
     this.reportedErrors.clear();
     this.logger.warn({}, 'The Redis session store connection is restored.');
   }
-}
-
-function createClient(url: string, commandTimeoutMs: number): Redis {
-  try {
-    return new Redis(url, {
-      // Constructing opens nothing; bootstrap calls connect() when it is ready to.
-      lazyConnect: true,
-      connectTimeout: commandTimeoutMs,
-      commandTimeout: commandTimeoutMs,
-      // A connection that stops answering is replaced instead of timing out every
-      // command until TCP keep-alive notices, minutes later.
-      socketTimeout: commandTimeoutMs * 2,
-      // While disconnected a command fails at once instead of waiting in a queue, and
-      // commands caught by a disconnect fail instead of being sent again after it: a
-      // replayed SET could overwrite a newer session, a replayed GETDEL consume a
-      // flow record whose caller already saw an error.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      retryStrategy: reconnectDelay,
-      connectionName: 'gatehouse-sessions',
-      // Commands issued in one turn of the event loop (the session reads of the requests
-      // that arrived together) go out in one write: a system call per command was the
-      // largest single cost of a Redis-backed request (npm run bench). Each command keeps
-      // its own reply, time-out and error.
-      enableAutoPipelining: true,
-    });
-  } catch {
-    // Node's URL error carries the whole input, password included: drop the cause.
-    throw new GatehouseError('config.invalid', 'ProjectTemplate:Session:Redis:Url is not a valid Redis URL.');
-  }
-}
-
-/** Exponential backoff from 50 ms, capped, with jitter so instances do not reconnect in step. */
-function reconnectDelay(attempt: number): number {
-  const exponential = 50 * 2 ** Math.min(attempt - 1, 10);
-  return Math.min(exponential, MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100);
 }
 
 /**
@@ -264,5 +315,12 @@ function errorCode(error: unknown): string {
   if ('code' in error && typeof error.code === 'string' && /^[A-Z0-9_]{1,40}$/.test(error.code)) return error.code;
   const replyPrefix = /^([A-Z]{2,20}) /.exec(error.message);
   if (error.name === 'ReplyError' && replyPrefix?.[1] !== undefined) return replyPrefix[1];
+  // ioredis gives up on the sentinels with a plain Error whose message quotes the last
+  // reply or socket error: its code is named, the rest of the message is not.
+  if (error.message.startsWith('All sentinels are unreachable')) {
+    const last =
+      /Last error: ([A-Z]{2,20})\b/.exec(error.message)?.[1] ?? /\b(E[A-Z]{3,20})\b/.exec(error.message)?.[1];
+    return last === undefined ? 'SENTINELS_UNREACHABLE' : `SENTINELS_UNREACHABLE_${last}`;
+  }
   return /^[A-Za-z]{1,40}$/.test(error.name) ? error.name : 'UNKNOWN';
 }

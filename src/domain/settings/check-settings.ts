@@ -2,6 +2,7 @@ import { nearestKey } from './nearest-key.js';
 import { envName, error, keyOf, warning, type SettingsProblem } from './problem.js';
 import { callbackPathOf, type ProviderDefinition } from '../providers/provider-definition.js';
 import { checkProvider } from './provider-rules.js';
+import { checkRedis } from './redis-rules.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
 import { CLOSING_SECONDS, MAX_SHUTDOWN_DRAIN_SECONDS, TERMINATION_GRACE_SECONDS } from './shutdown-timing.js';
 import { isLoopbackHost, parseHttpUrl } from './url-rules.js';
@@ -190,11 +191,7 @@ function checkHosting(settings: ProjectTemplateSettings, environment: Environmen
 function checkSession(settings: ProjectTemplateSettings, environment: Environment): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   const session = settings.Session;
-  if (session.Store === 'Redis' && session.Redis.Url.trim() === '') {
-    problems.push(error(keyOf('Session', 'Redis', 'Url'), 'is required when ProjectTemplate:Session:Store is Redis'));
-  } else if (session.Store === 'Redis' && !isRedisUrl(session.Redis.Url)) {
-    problems.push(error(keyOf('Session', 'Redis', 'Url'), 'must be a redis:// or rediss:// URL'));
-  }
+  if (session.Store === 'Redis') problems.push(...checkRedis(session.Redis));
   if (!(session.IdleTimeout >= 60))
     problems.push(error(keyOf('Session', 'IdleTimeout'), 'must be at least 60 seconds'));
   if (!(session.AbsoluteLifetime >= session.IdleTimeout)) {
@@ -251,10 +248,4 @@ export function checkUnknownKeys(settings: ProjectTemplateSettings, unknownKeys:
     const fatal = underRegisteredProvider || misnamedProvider || suggestion === 'Enabled';
     return fatal ? error(key, `is not a known key${hint}`) : warning(key, `is not a known key and is ignored${hint}`);
   });
-}
-
-function isRedisUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
 }

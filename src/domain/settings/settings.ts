@@ -60,9 +60,37 @@ export interface HostingSettings {
 
 export type SessionStoreKind = 'Memory' | 'Redis';
 
+/** One server, a Redis Cluster, or a primary and its replicas watched by Sentinel. */
+export type RedisMode = 'Standalone' | 'Cluster' | 'Sentinel';
+
+export interface RedisSettings {
+  Mode: RedisMode;
+  /** Standalone only: `redis://[user:password@]host:port[/db]` or `rediss://...`. A secret. */
+  Url: string;
+  /** `host:port` each: Cluster, the seed nodes; Sentinel, the sentinels. */
+  Nodes: string[];
+  /** Sentinel only: the name the sentinels monitor the primary under. */
+  SentinelMasterName: string;
+  /** Sentinel only, optional: the sentinels' own password. A secret. */
+  SentinelPassword: string;
+  /** ACL user of the data nodes (empty: the default user). In Standalone mode the URL may carry it instead. */
+  Username: string;
+  /** Password of the data nodes. A secret. In Standalone mode the URL may carry it instead. */
+  Password: string;
+  /** TLS to every node (and sentinel). In Standalone mode a `rediss://` URL says the same. */
+  Tls: boolean;
+  /**
+   * Cluster and Sentinel: the writes a sign-in, a logout and a single-use record rest on
+   * succeed only once a replica has them (WAIT), so that a failover cannot undo them.
+   */
+  WaitForReplica: boolean;
+  KeyPrefix: string;
+  CommandTimeoutMs: number;
+}
+
 export interface SessionSettings {
   Store: SessionStoreKind;
-  Redis: { Url: string; KeyPrefix: string; CommandTimeoutMs: number };
+  Redis: RedisSettings;
   /** Empty means `gatehouse.sid`, or `__Host-gatehouse.sid` in production. */
   CookieName: string;
   /** Seconds without a request after which a session ends (sliding). */

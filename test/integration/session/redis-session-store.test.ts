@@ -89,7 +89,8 @@ if (redisUrl === '') {
 
   function newStore(options: { url?: string; logger?: RecordingLogger; commandTimeoutMs?: number } = {}) {
     return new RedisSessionStore({
-      url: options.url ?? redisUrl,
+      connection: { topology: { mode: 'Standalone', url: options.url ?? redisUrl } },
+      waitForReplica: false,
       keyPrefix: runPrefix,
       commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
       logger: options.logger ?? new RecordingLogger(),

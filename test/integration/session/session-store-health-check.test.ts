@@ -22,7 +22,8 @@ describe('SessionStoreHealthCheck', function () {
     await proxy.close();
     const logger = { warn: () => undefined, error: () => undefined };
     const store = new RedisSessionStore({
-      url: `redis://127.0.0.1:${proxy.port}`,
+      connection: { topology: { mode: 'Standalone', url: `redis://127.0.0.1:${proxy.port}` } },
+      waitForReplica: false,
       keyPrefix: 'unused:',
       commandTimeoutMs: 300,
       logger,
