@@ -31,6 +31,10 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
   it('answers unannotated endpoints publicly', async () => {
     expect((await fetch(`${running.url}/`)).status).to.equal(200);
     expect((await fetch(`${running.url}/api/app-info`)).status).to.equal(200);
+    // No session exists with authentication off: the sessions page lists none, and fails for nobody.
+    const sessions = await fetch(`${running.url}/Account/Sessions`);
+    expect(sessions.status).to.equal(200);
+    expect(await sessions.text()).to.contain('No session is listed');
   });
 
   it('answers endpoints that demand authorization with 403, saying plainly that nobody can sign in', async () => {

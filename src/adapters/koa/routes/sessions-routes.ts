@@ -34,7 +34,8 @@ export function sessionsRoutes(deps: SessionsRouteDeps): Endpoint[] {
       method: 'GET',
       path: RoutePaths.sessions,
       handler: async (ctx) => {
-        const sessions = await deps.manageSessions.list(browserSession(ctx));
+        // With authentication switched off no session exists at all: nothing to list.
+        const sessions = ctx.session ? await deps.manageSessions.list(browserSession(ctx)) : [];
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('sessions', {
           sessions: sessions.map((session) => ({
