@@ -18,7 +18,7 @@ export class FakeBrowserSession implements BrowserSession {
     this.rotations += 1;
   }
 
-  end(): void {
+  async end(): Promise<void> {
     this.ended = true;
     this.fields = {};
   }

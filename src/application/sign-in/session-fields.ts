@@ -27,6 +27,11 @@ export interface BrowserSession {
    * signed-in state is ever saved under an id the browser had before.
    */
   rotate(fields: SessionFields): Promise<void>;
-  /** Ends the session: its record is removed and the cookie cleared. */
-  end(): void;
+  /**
+   * Ends the session: its record is removed now, and the cookie cleared when the request
+   * ends. Now, so that the records it points to can be removed after it: a logout the store
+   * fails half-way leaves either the session whole or no session, never a session whose
+   * sign-in record is gone on one instance and still decoded on another.
+   */
+  end(): Promise<void>;
 }

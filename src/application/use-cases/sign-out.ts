@@ -32,11 +32,13 @@ export class SignOut {
     const kept =
       ref !== undefined && session.fields.providerSession === true ? await this.providerSessions.load(ref) : undefined;
     const providerSignOutUrl = signIn ? await this.providerSignOut(signIn.provider, kept?.record) : undefined;
+    // The session first: it is what every instance reads to know who is signed in. Once it
+    // is gone the records below are unreachable, and one the store fails to remove expires.
+    await session.end();
     if (ref !== undefined) {
       await this.providerSessions.drop(ref);
       await this.signIns.release(ref);
     }
-    session.end();
     return { providerSignOutUrl };
   }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { BrowserSession, SessionFields } from '../../../application/sign-in/session-fields.js';
+import { removeSessionRecord } from './session-middleware.js';
 
 type KoaSession = NonNullable<Context['session']>;
 
@@ -10,8 +11,9 @@ export function browserSession(ctx: Context): BrowserSession {
   return {
     fields: session as KoaSession & SessionFields,
     rotate: (fields) => rotate(session, fields),
-    end: () => {
-      ctx.session = null; // removes the record and clears the cookie when the request ends
+    end: async () => {
+      await removeSessionRecord(ctx);
+      ctx.session = null; // clears the cookie (and removes the record again) when the request ends
     },
   };
 }

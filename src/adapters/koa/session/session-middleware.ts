@@ -81,7 +81,7 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
     },
   };
 
-  return createSession(
+  const session = createSession(
     {
       key: cookieName,
       store: externalStore,
@@ -97,4 +97,23 @@ export function sessionMiddleware(options: SessionMiddlewareOptions): Middleware
     },
     app,
   ) as Middleware;
+  return (ctx, next) => {
+    removers.set(ctx, async () => {
+      const token = ctx.cookies.get(cookieName, { signed });
+      if (token !== undefined && isSessionToken(token)) await store.destroy(sessionStoreKey(token));
+    });
+    return session(ctx, next);
+  };
+}
+
+/** Per request, how to remove the record of the session the browser sent. */
+const removers = new WeakMap<Context, () => Promise<void>>();
+
+/**
+ * Removes the record of the session the browser sent, at once rather than when the request
+ * ends (koa-session's own removal): `BrowserSession.end` removes it before the records it
+ * points to. Setting `ctx.session = null` still clears the cookie.
+ */
+export async function removeSessionRecord(ctx: Context): Promise<void> {
+  await removers.get(ctx)?.();
 }
