@@ -118,3 +118,28 @@ export async function cutReplication(port: number, options: RedisOptions): Promi
   await commandTo(port, options, 'ACL', 'SETUSER', REPLICATION_USER, 'off');
   await commandTo(port, options, 'CLIENT', 'KILL', 'USER', REPLICATION_USER);
 }
+
+/**
+ * True when `port` (a primary) acknowledges a write that a replica confirms (SET, then WAIT
+ * on the same connection). What the store's confirmed writes need; a replica that has just
+ * copied its primary confirms nothing until its first acknowledgement, up to a second later.
+ */
+export async function confirmsWrites(port: number, options: RedisOptions, key: string): Promise<boolean> {
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    ...options,
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const replies = await redis.pipeline().set(key, '1', 'PX', 10_000).wait(1, 1_000).exec();
+    return replies?.[1]?.[1] === 1;
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -8,6 +8,7 @@ import { freePort } from '../free-port.js';
 import {
   clientOptions,
   commandTo,
+  confirmsWrites,
   cutReplication,
   portConfig,
   until,
@@ -184,6 +185,10 @@ export class LocalCluster {
           const replication = String(await this.command(replica.port, 'INFO', 'replication'));
           if (!replication.includes('master_link_status:up')) return false;
         }
+        // What the store needs of every primary: a write its replica confirms.
+        for (const primary of view.filter((node) => node.role === 'primary')) {
+          if (!(await confirmsWrites(primary.port, this.clientOptions, await this.keyOn(primary.port)))) return false;
+        }
         return true;
       },
       timeoutMs,
@@ -195,6 +200,18 @@ export class LocalCluster {
   async restart(node: RedisProcess): Promise<void> {
     await node.start();
     await this.waitUntilHealthy();
+  }
+
+  /** A key of a slot that `port` serves now. */
+  private async keyOn(port: number): Promise<string> {
+    const slots = (await this.command(port, 'CLUSTER', 'SLOTS')) as Array<[number, number, [string, number]]>;
+    const own = slots.filter((range) => range[2][1] === port);
+    for (let n = 0; n < 10_000; n++) {
+      const key = `local-cluster-check{${n}}`;
+      const slot = Number(await this.command(port, 'CLUSTER', 'KEYSLOT', key));
+      if (own.some(([from, to]) => from <= slot && slot <= to)) return key;
+    }
+    throw new Error(`no key found for the node on port ${port}`);
   }
 
   /** See `cutReplication` in access.ts. */

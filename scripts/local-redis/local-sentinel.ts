@@ -6,6 +6,7 @@ import { freePort } from '../free-port.js';
 import {
   clientOptions,
   commandTo,
+  confirmsWrites,
   cutReplication,
   portConfig,
   until,
@@ -23,6 +24,11 @@ export interface LocalSentinelOptions extends LocalRedisAccess {
   sentinelPassword?: string;
   /** `down-after-milliseconds`: how long a silent primary has before the sentinels replace it. */
   downAfterMs?: number;
+  /**
+   * `failover-timeout`: a sentinel that took part in a failover starts none for the same
+   * primary within twice this (so a second failover of a test waits for it).
+   */
+  failoverTimeoutMs?: number;
 }
 
 /**
@@ -102,7 +108,7 @@ export class LocalSentinel {
               : []),
             `sentinel monitor ${name} 127.0.0.1 ${primaryPort} ${QUORUM}`,
             `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1_000}`,
-            `sentinel failover-timeout ${name} 10000`,
+            `sentinel failover-timeout ${name} ${options.failoverTimeoutMs ?? 3_000}`,
             ...(options.user
               ? [
                   `sentinel auth-user ${name} ${options.user.username}`,
@@ -188,7 +194,9 @@ export class LocalSentinel {
         }
         if (primaries.size !== 1) return false;
         const replication = String(await this.command((await this.replica()).port, 'INFO', 'replication'));
-        return replication.includes('master_link_status:up');
+        if (!replication.includes('master_link_status:up')) return false;
+        // What the store needs of the primary: a write its replica confirms.
+        return confirmsWrites((await this.primary()).port, this.clientOptions, 'local-sentinel-check');
       },
       timeoutMs,
       'the local Sentinel deployment is not healthy',
@@ -202,13 +210,14 @@ export class LocalSentinel {
   }
 
   /**
-   * Starts a data node that was killed again, as a replica of the primary now (what the
-   * sentinels would make it, some seconds later), and waits until all is healthy.
+   * Starts a data node that was killed again, as a replica of the primary now. Never as an
+   * empty primary: with no persistence, a sentinel that has not yet learnt of the failover
+   * could make it primary again, and every session would be gone (Redis's documentation
+   * warns of nodes restarted with persistence off).
    */
   async restart(node: RedisProcess): Promise<void> {
-    await node.start();
     const primary = await this.primary();
-    await this.command(node.port, 'REPLICAOF', '127.0.0.1', primary.port);
+    await node.start(['--replicaof', '127.0.0.1', String(primary.port)]);
     await this.waitUntilHealthy();
   }
 

@@ -54,11 +54,14 @@ export class RedisProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Starts the server again from its config file (a sentinel's, which it rewrites, included). */
-  async start(): Promise<void> {
+  /**
+   * Starts the server again from its config file (a sentinel's, which it rewrites, included),
+   * with `extra` directives after it (`['--replicaof', host, port]`).
+   */
+  async start(extra: string[] = []): Promise<void> {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.log = '';
-    const child = spawn('redis-server', [this.configFile, ...(this.sentinel ? ['--sentinel'] : [])], {
+    const child = spawn('redis-server', [this.configFile, ...(this.sentinel ? ['--sentinel'] : []), ...extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

@@ -27,6 +27,12 @@ export type RedisClient = Redis | Cluster;
 /** Longest pause between reconnection attempts, however long the outage lasts. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
+/**
+ * The same under Sentinel, shorter: after a failover the sentinels name the new primary at
+ * once, and each attempt asks them first; the client finds it at most this late.
+ */
+const MAX_SENTINEL_RECONNECT_DELAY_MS = 500;
+
 /** Every slot of a Redis Cluster (CLUSTER KEYSLOT is CRC16 mod 16384). */
 const CLUSTER_SLOTS = 16_384;
 
@@ -57,7 +63,7 @@ export function createRedisClient(connection: RedisConnection, commandTimeoutMs:
     lazyConnect: true,
     // While disconnected a command fails at once instead of waiting in a queue.
     enableOfflineQueue: false,
-    retryStrategy: reconnectDelay,
+    retryStrategy: reconnectDelay(MAX_RECONNECT_DELAY_MS),
     // Commands issued in one turn of the event loop (the session reads of the requests
     // that arrived together) go out in one write: a system call per command was the
     // largest single cost of a Redis-backed request (npm run bench). Each command keeps
@@ -76,6 +82,7 @@ export function createRedisClient(connection: RedisConnection, commandTimeoutMs:
     case 'Sentinel':
       return new Redis({
         ...client,
+        retryStrategy: reconnectDelay(MAX_SENTINEL_RECONNECT_DELAY_MS),
         sentinels: topology.sentinels.map(({ host, port }) => ({ host, port })),
         name: topology.masterName,
         role: 'master',
@@ -83,10 +90,11 @@ export function createRedisClient(connection: RedisConnection, commandTimeoutMs:
         ...(connection.tls ? { enableTLSForSentinelMode: true, sentinelTLS: connection.tls } : {}),
         sentinelCommandTimeout: commandTimeoutMs,
         // While no sentinel answers (or each refuses the password), asked again with the same capped backoff.
-        sentinelRetryStrategy: reconnectDelay,
-        // Told by the sentinels that the primary moved (+switch-master), the client
-        // reconnects at once instead of at its next attempt.
-        failoverDetector: true,
+        sentinelRetryStrategy: reconnectDelay(MAX_SENTINEL_RECONNECT_DELAY_MS),
+        // No failover detector: it reconnects on every sentinel's +switch-master, and the
+        // sentinels announce one failover seconds apart, so a client already on the new
+        // primary would drop it again. Sentinel closes the clients of a primary it demotes,
+        // and they ask the sentinels anew (every half second at most, see above).
       });
     case 'Cluster': {
       const cluster = new Cluster(
@@ -130,7 +138,7 @@ function clusterOptions(perConnection: RedisOptions, tls: boolean, commandTimeou
     retryDelayOnFailover: 0,
     retryDelayOnClusterDown: 0,
     retryDelayOnTryAgain: 0,
-    clusterRetryStrategy: reconnectDelay,
+    clusterRetryStrategy: reconnectDelay(MAX_RECONNECT_DELAY_MS),
     slotsRefreshTimeout: commandTimeoutMs,
     // Reads go to primaries only: a replica may not have a session written a moment ago.
     scaleReads: 'master',
@@ -180,7 +188,6 @@ async function everySlotServed(cluster: Cluster): Promise<boolean> {
 }
 
 /** Exponential backoff from 50 ms, capped, with jitter so instances do not reconnect in step. */
-function reconnectDelay(attempt: number): number {
-  const exponential = 50 * 2 ** Math.min(attempt - 1, 10);
-  return Math.min(exponential, MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100);
+function reconnectDelay(capMs: number): (attempt: number) => number {
+  return (attempt) => Math.min(50 * 2 ** Math.min(attempt - 1, 10), capMs) + Math.floor(Math.random() * 100);
 }

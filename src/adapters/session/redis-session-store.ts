@@ -238,14 +238,24 @@ export class RedisSessionStore implements SessionStore {
    */
   private async confirmed(command: 'SET' | 'DEL' | 'GETDEL', ...args: Array<string | number>): Promise<unknown> {
     if (!this.waitForReplica) return this.run(() => this.redis.call(command, ...args));
-    const replies = await this.run(() =>
-      this.redis
-        .pipeline()
-        .call(command, ...args)
-        .wait(1, this.replicaWaitMs)
-        .exec(),
-    );
-    const [written, waited] = replies ?? [];
+    const send = () =>
+      this.run(() =>
+        this.redis
+          .pipeline()
+          .call(command, ...args)
+          .wait(1, this.replicaWaitMs)
+          .exec(),
+      );
+    let [written, waited] = (await send()) ?? [];
+    // A cluster node that no longer serves the key's slot (a failover it has not learnt
+    // of yet) ran nothing and says where the slot is: learn the new map and send it once
+    // more. (The client follows such a redirection by itself for a lone command, not for
+    // a pipeline whose WAIT, naming no key, was answered.)
+    const moved = written?.[0] ? /^MOVED \d+ (\S+)$/.exec(written[0].message)?.[1] : undefined;
+    if (this.redis instanceof Cluster && moved !== undefined) {
+      await refreshedMap(this.redis, moved);
+      [written, waited] = (await send()) ?? [];
+    }
     if (!written || !waited) throw unavailable(new Error('No reply to a confirmed write.'));
     if (written[0]) throw unavailable(written[0]);
     if (waited[0]) throw unavailable(waited[0]);
@@ -287,6 +297,17 @@ export class RedisSessionStore implements SessionStore {
     this.reportedErrors.clear();
     this.logger.warn({}, 'The Redis session store connection is restored.');
   }
+}
+
+/**
+ * Learns a cluster's slot map anew after a MOVED redirection to `nodeKey`, and waits until
+ * the connection to that primary is open: a pipeline sent while it is still opening would
+ * fail at once (no offline queue). Bounded by the refresh and connect time-outs.
+ */
+async function refreshedMap(cluster: Cluster, nodeKey: string): Promise<void> {
+  await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+  const primary = cluster.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === nodeKey);
+  await primary?.ping().catch(() => undefined);
 }
 
 /**

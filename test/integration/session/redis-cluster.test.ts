@@ -109,6 +109,23 @@ if (redisUrl === '') {
       }
     });
 
+    it('follows a primary that moved (a manual failover): the next confirmed write goes to the new one', async function () {
+      const store = newStore();
+      await store.connect();
+      // One hash tag: the second key is in the first one's slot, which moves.
+      const key = `{${randomUUID()}}`;
+      expect(await store.create(key, { n: 1 }, 60_000)).to.equal(true);
+      const primary = await cluster.primaryOf(prefix + key);
+      const replica = await cluster.replicaOf(primary);
+      // The replica takes over in step with its primary: no write is lost, and the store has not been told.
+      await cluster.command(replica.port, 'CLUSTER', 'FAILOVER');
+      await cluster.waitUntilHealthy();
+      expect(await cluster.primaryOf(prefix + key)).to.equal(replica);
+      expect(await store.create(`${key}-after`, { n: 2 }, 60_000)).to.equal(true);
+      expect(await store.take(key)).to.deep.equal({ n: 1 });
+      await store.close();
+    });
+
     it('starts from any seed that answers: the first listed may be down', async function () {
       const nothingThere = `127.0.0.1:${await freePort()}`;
       const store = newStore([nothingThere, ...cluster.seeds.slice(3)]);

@@ -5,6 +5,7 @@ import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provid
 import { sessionStoreKey } from '../../../src/adapters/koa/session/session-token.js';
 import type { Governance } from '../../../src/application/ports/governance.js';
 import { freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import { RedisSessionStore } from '../../../src/adapters/session/redis-session-store.js';
 import { adminClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
@@ -133,6 +134,73 @@ else
         expect(home).not.to.contain('Ada Admin');
         const keys = await admin.keys(`${prefix}signin:*`);
         expect(keys, 'only the planted sign-in is left').to.have.length(1);
+      });
+    });
+    describe('a store that fails half-way through a logout, with two instances', () => {
+      const prefix = `gatehouse-test:${randomUUID()}:`;
+      const user = `gatehouse-test-${randomUUID()}`;
+      const password = randomUUID();
+      let admin: Redis;
+      let a: RunningGatehouse;
+      let b: RunningGatehouse;
+
+      before(async () => {
+        admin = new Redis(redisUrl, { lazyConnect: true });
+        await admin.connect();
+        // May read sessions but not remove them: a logout fails at the session record.
+        await admin.call(
+          'ACL',
+          'SETUSER',
+          user,
+          'on',
+          `>${password}`,
+          'resetkeys',
+          ...['signin:*', 'provider-session:*', 'flow:*', 'challenges:*', 'refreshing:*'].map((k) => `~${prefix}${k}`),
+          `%R~${prefix}session:*`,
+          '+@all',
+        );
+        const url = new URL(redisUrl);
+        url.username = user;
+        url.password = password;
+        const env = {
+          ProjectTemplate__Session__Store: 'Redis',
+          ProjectTemplate__Session__Redis__Url: url.href,
+          ProjectTemplate__Session__Redis__KeyPrefix: prefix,
+        };
+        a = await startGatehouse(env);
+        b = await startGatehouse(env);
+      });
+      after(async () => {
+        await a.close();
+        await b.close();
+        await admin.call('ACL', 'DELUSER', user);
+        await admin.quit();
+      });
+
+      it('refuses the logout with the session whole: never signed out on one instance and in on the other', async () => {
+        const writer = new RedisSessionStore({
+          connection: { topology: { mode: 'Standalone', url: redisUrl } },
+          waitForReplica: false,
+          keyPrefix: prefix,
+          commandTimeoutMs: 1_000,
+          logger: { warn: () => undefined, error: () => undefined },
+        });
+        await writer.connect();
+        const signedIn = await signIn({ stores: { sessions: writer }, settings: a.gatehouse.settings }, adminClaims);
+        await writer.close();
+        const asUser = (url: string) => fetch(`${url}/api/app-info/admin`, { headers: { cookie: signedIn.cookie } });
+        expect((await asUser(b.url)).status, 'B has decoded the sign-in').to.equal(200);
+
+        const logout = await fetch(`${a.url}/Account/Logout`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: signedIn.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `_csrf=${encodeURIComponent(signedIn.csrf)}`,
+        });
+        expect(logout.status).to.equal(503);
+        expect([(await asUser(a.url)).status, (await asUser(b.url)).status], 'the same answer on both').to.deep.equal([
+          200, 200,
+        ]);
       });
     });
   });
