@@ -17,6 +17,10 @@
  * run once more under callgrind, which counts the instructions a request costs the server
  * the same way whatever the machine's neighbours do (callgrind-instructions.ts).
  *
+ * The Cluster row runs the Redis row's signed-in request against a Redis Cluster of three
+ * primaries and three replicas that the bench starts on free loopback ports before the
+ * rounds and stops after them (scripts/local-redis/; skipped without redis-server).
+ *
  * Cold start is also measured on Node 24 LTS, CI's second line (the registry's official
  * binary, scripts/node-line.mjs, installed on first use), with the compile cache the bundle
  * turns on there (src/bootstrap/start.ts), without it, and against bare Koa with the same
@@ -24,7 +28,7 @@
  *
  * Environment, for investigating: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds
  * per row, default 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,redis,anonymous,challenge), BENCH_EXTRAS (some of
+ * bare,koa-session,memory,redis,cluster,anonymous,challenge), BENCH_EXTRAS (some of
  * cold-start,memory,saml; 0 for none), BENCH_MAIN (the entry point cold start runs, default dist/bundle/main.js, what npm
  * start runs), BENCH_DIST (another build of the sources to load instead of dist/, for a
  * before/after comparison), BENCH_PROFILE=1 (each server writes .cpuprofile files under
@@ -37,6 +41,7 @@ import { createConnection } from 'node:net';
 import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { startBenchCluster, type BenchCluster } from './bench/bench-cluster.js';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest } from './bench/callgrind-instructions.js';
 import { WINDOWS_AGREE_WITHIN } from './bench/counted-windows.js';
@@ -72,7 +77,7 @@ const settings: LoadSettings = {
 };
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
-const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,anonymous,challenge').split(',');
+const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,cluster,anonymous,challenge').split(',');
 const extras = new Set(
   process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml').split(','),
 );
@@ -84,6 +89,19 @@ const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = profile ? join(resultsDir, 'profiles') : undefined;
 
 async function main(): Promise<void> {
+  // Started before this process pins itself (its children would inherit the load core),
+  // stopped however the run ends.
+  const benchCluster: BenchCluster = onlyRows.includes('cluster')
+    ? await startBenchCluster()
+    : { skip: 'not asked for' };
+  try {
+    await measure(benchCluster);
+  } finally {
+    await benchCluster.cluster?.stop();
+  }
+}
+
+async function measure(benchCluster: BenchCluster): Promise<void> {
   const pinned = pinSelfToLoadCore();
   const machine = `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`;
   console.log(`Gatehouse benchmark: ${machine}`);
@@ -97,7 +115,8 @@ async function main(): Promise<void> {
   );
   mkdirSync(profileDir ?? resultsDir, { recursive: true });
 
-  const rows: RowResults[] = rowDefinitions(await redisAnswers(REDIS_URL))
+  const cluster = benchCluster.cluster ? { seeds: benchCluster.cluster.seeds } : { skip: benchCluster.skip };
+  const rows: RowResults[] = rowDefinitions(await redisAnswers(REDIS_URL), cluster)
     .filter((definition) => onlyRows.includes(definition.key))
     .map((definition) => ({ definition, runs: [] }));
   for (let round = 1; round <= rounds; round++) {

@@ -81,6 +81,7 @@ export function report(
   const find = (key: RowDefinition['key']) => rows.find((row) => row.definition.key === key);
   const bare = find('bare');
   const floor = find('koa-session');
+  const redis = find('redis');
   const ratioTo = (row: RowResults, reference: RowResults | undefined, of: 'rps' | 'cpu'): Spread | undefined => {
     if (!reference) return undefined;
     const ratios = row.runs.flatMap((run, round) => {
@@ -115,6 +116,9 @@ export function report(
       vsBareKoa: row === bare ? undefined : ratioTo(row, bare, 'rps'),
       vsFloorRequests: row === floor ? undefined : ratioTo(row, floor, 'rps'),
       vsFloorCpu: row === floor ? undefined : ratioTo(row, floor, 'cpu'),
+      // The Cluster row against one Redis, the same request in the same rounds.
+      vsRedisRequests: row.definition.key === 'cluster' ? ratioTo(row, redis, 'rps') : undefined,
+      vsRedisCpu: row.definition.key === 'cluster' ? ratioTo(row, redis, 'cpu') : undefined,
       requestLogLines: row.runs.map((run) => run.requestLogLines),
       instructionsPerRequest: row.callgrind?.instructionsPerRequest,
       instructionWindows: row.callgrind?.windows,
@@ -137,6 +141,11 @@ export function report(
       `| ${s.name} | ${s.requestsPerSecond?.toLocaleString('en-US')} | ${s.p50Ms} ms | ${s.p99Ms} ms | ${s.key === 'bare' ? '1.00x' : show(s.vsBareKoa)} | ${s.key === 'koa-session' ? '1.00x' : show(s.vsFloorRequests)} | ${s.cpuMicrosPerRequest ?? 'n/a'} µs | ${s.key === 'koa-session' ? '1.00x' : show(s.vsFloorCpu)} |`,
     );
   }
+  const clusterRow = summaries.find((s) => s.key === 'cluster' && !s.skipped);
+  if (clusterRow?.vsRedisRequests)
+    console.log(
+      `\nRedis Cluster against one Redis, the same request in the same rounds: req/s ${show(clusterRow.vsRedisRequests)}, CPU per request ${show(clusterRow.vsRedisCpu)}`,
+    );
   if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
     console.log(
       `\ninstructions per request under callgrind (the fewest of the counted windows, counted until the two fewest agree within ${WINDOWS_AGREE_WITHIN * 100}%, at most ${MAX_WINDOWS}; the same build usually repeats within about 1%, the Redis row within a few percent):`,
