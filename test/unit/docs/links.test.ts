@@ -11,7 +11,8 @@ function brokenLink(from: string, target: string): string | undefined {
   if (path.startsWith('..')) return 'points outside the project';
   if (!existsSync(join(root, path))) return `${path} does not exist`;
   if (anchor === undefined || anchor === '') return undefined;
-  if (!path.endsWith('.md') || statSync(join(root, path)).isDirectory()) return 'an anchor into a file that is not Markdown';
+  if (!path.endsWith('.md') || statSync(join(root, path)).isDirectory())
+    return 'an anchor into a file that is not Markdown';
   return anchorsOf(readDoc(path)).has(anchor) ? undefined : `${path} has no heading #${anchor}`;
 }
 

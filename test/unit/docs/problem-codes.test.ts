@@ -30,11 +30,17 @@ describe('docs/http-surface.md', () => {
   before(() => {
     inSource = codesInSource();
     const page = readDoc('docs/http-surface.md');
-    onPage = new Set([...page.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((match) => match[1] ?? '').filter((code) => CODE.test(code)));
+    onPage = new Set(
+      [...page.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((match) => match[1] ?? '').filter((code) => CODE.test(code)),
+    );
   });
 
   it('finds the problem codes in the source', () => {
-    expect([...inSource]).to.include.members(['idp.state_mismatch', 'auth.unauthenticated', 'session.store_unavailable']);
+    expect([...inSource]).to.include.members([
+      'idp.state_mismatch',
+      'auth.unauthenticated',
+      'session.store_unavailable',
+    ]);
   });
 
   it('names every problem code the code can emit', () => {
