@@ -8,6 +8,7 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 export const openIdConnect = provider<OpenIdConnectSettings>({
   key: 'OpenIdConnect',
   callbackKey: 'CallbackPath',
+  logoutPathKey: 'BackchannelLogoutPath',
   defaults: {
     Enabled: false,
     Scheme: 'OpenIdConnect',
@@ -21,6 +22,8 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SaveTokens: true,
     Scopes: ['openid', 'profile', 'email'],
     SignOutAtProvider: true,
+    BackchannelLogoutPath: '/backchannel-logout-oidc',
+    BackchannelLogoutAcceptJwtTyp: false,
   },
   kinds: {
     Enabled: 'boolean',
@@ -35,6 +38,8 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SaveTokens: 'boolean',
     Scopes: 'strings',
     SignOutAtProvider: 'boolean',
+    BackchannelLogoutPath: 'string',
+    BackchannelLogoutAcceptJwtTyp: 'boolean',
   },
   // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
   claimMappings: [

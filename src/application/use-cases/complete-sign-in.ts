@@ -19,6 +19,7 @@ import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
+import { EndedProviderSessions } from '../sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
 
@@ -70,6 +71,7 @@ export class CompleteSignIn {
     @inject(ProviderDefinitionsToken) private readonly definitions: readonly ProviderDefinition[],
     @inject(AuditLogToken) private readonly audit: AuditLog,
     @inject(SessionIndex) private readonly index: SessionIndex,
+    @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
   ) {
     this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
   }
@@ -134,7 +136,7 @@ export class CompleteSignIn {
       extraMappings: transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const signIn = await this.signIns.create(principal, provider.info.key);
+    const signIn = await this.signIns.create(principal, provider.info.key, identity.logoutNames);
     const earlier = { ...session.fields };
     try {
       if (identity.session) await this.providerSessions.save(signIn.ref, identity.session);
@@ -151,15 +153,25 @@ export class CompleteSignIn {
         ...providerSessionFields(identity.session),
       });
       const subject = subjectOf(principal);
-      if (subject !== undefined) {
-        try {
-          // Listed under its user until it can live no longer: "sign out everywhere" finds it.
-          await this.index.add(provider.info.key, subject, handle, now + this.absoluteLifetimeMs);
-        } catch (error) {
-          // A session no index lists could not be ended with the others: no session at all.
-          session.end();
-          throw error;
+      try {
+        const endsAt = now + this.absoluteLifetimeMs;
+        // Listed under its user until it can live no longer: "sign out everywhere" finds it.
+        if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
+        // And under the names its provider may end it by (back-channel logout).
+        if (identity.logoutNames) await this.index.addNamed(provider.info.key, identity.logoutNames, handle, endsAt);
+        // Listed first, then checked: a logout notice for its provider session that was
+        // accepted meanwhile either finds it listed or has left its mark (EndedProviderSessions).
+        const providerSession = identity.logoutNames?.session;
+        if (providerSession !== undefined && (await this.endedAtProvider.isEnded(provider.info.key, providerSession))) {
+          throw refuse(
+            'idp.session_ended',
+            'The identity provider ended this sign-in before it completed. Please sign in again.',
+          );
         }
+      } catch (error) {
+        // A session no index lists could not be ended with the others: no session at all.
+        session.end();
+        throw error;
       }
       return { subject, publicId };
     } catch (error) {
@@ -174,6 +186,9 @@ export class CompleteSignIn {
     const subject = earlier ? subjectOf(earlier.principal) : undefined;
     if (earlier?.provider !== undefined && subject !== undefined && handle !== undefined) {
       await this.index.remove(earlier.provider, subject, handle);
+    }
+    if (earlier?.provider !== undefined && earlier.logoutNames !== undefined && handle !== undefined) {
+      await this.index.removeNamed(earlier.provider, earlier.logoutNames, handle);
     }
     await this.providerSessions.drop(ref);
     await this.signIns.release(ref);

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { subjectOf } from '../../domain/claims/principal.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import { AuditLogToken, type AuditLog, type AuditRequest, type SignOutActor } from '../ports/audit-log.js';
+import type { LogoutNotice } from '../ports/identity-provider.js';
 import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
 import { ProviderSessions } from '../sign-in/provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
@@ -12,7 +13,9 @@ export type SessionSelector =
   /** One session, by its handle. */
   | { session: string }
   /** Every session of a user at a provider, but the one named by `except`. */
-  | { provider: ProviderKey; subject: string; except?: string };
+  | { provider: ProviderKey; subject: string; except?: string }
+  /** The sessions a provider's logout notice names: those of one of its sessions, or every one of a user there. */
+  | { provider: ProviderKey; notice: LogoutNotice };
 
 /** Why, and by whom: recorded in the audit trail. */
 export interface EndingReason {
@@ -57,6 +60,7 @@ export class EndSessions {
       }
       return ended ? 1 : 0;
     }
+    if ('notice' in selector) return this.endNamed(selector.provider, selector.notice, reason);
     const handles = await this.index.sessionsOf(selector.provider, selector.subject);
     let count = 0;
     for (const handle of handles) {
@@ -76,6 +80,37 @@ export class EndSessions {
     return count;
   }
 
+  /** Each session ended is a `signout` by its provider; all of them together one `sessions.ended`. */
+  private async endNamed(provider: ProviderKey, notice: LogoutNotice, reason: EndingReason): Promise<number> {
+    let count = 0;
+    for (const handle of await this.index.sessionsNamed(provider, notice)) {
+      const ended = await this.endOne(handle);
+      if (!ended) {
+        await this.index.removeNamed(provider, notice, handle); // already gone
+        continue;
+      }
+      count += 1;
+      this.audit.record({
+        type: 'signout',
+        by: reason.by,
+        cause: reason.cause,
+        request: reason.request,
+        provider: ended.provider,
+        subject: ended.subject,
+        session: ended.publicId,
+      });
+    }
+    this.audit.record({
+      type: 'sessions.ended',
+      by: reason.by,
+      cause: reason.cause,
+      request: reason.request,
+      provider,
+      count,
+    });
+    return count;
+  }
+
   /** Ends one session; what it was, or undefined when it had already ended. */
   private async endOne(
     handle: string,
@@ -88,6 +123,9 @@ export class EndSessions {
     const subject = signIn ? subjectOf(signIn.principal) : undefined;
     if (signIn?.provider !== undefined && subject !== undefined) {
       await this.index.remove(signIn.provider, subject, handle);
+    }
+    if (signIn?.provider !== undefined && signIn.logoutNames !== undefined) {
+      await this.index.removeNamed(signIn.provider, signIn.logoutNames, handle);
     }
     return {
       provider: signIn?.provider,

@@ -43,6 +43,12 @@ export interface ProviderDefinition<S extends ProviderCommonSettings = ProviderC
   readonly kinds: { readonly [K in keyof S]-?: SettingKind };
   /** The key holding the path the provider's protocol messages arrive at. */
   readonly callbackKey: string;
+  /**
+   * The key holding the path the provider's logout notices arrive at (OpenID Connect
+   * back-channel logout), owned by the authentication middleware like the callback path;
+   * an empty value turns them off. Absent: the provider sends none.
+   */
+  readonly logoutPathKey?: string;
   /** Shown when `DisplayName` is empty (a vendor's own name); without it, `DisplayName` is required. */
   readonly vendorName?: string;
   /** The built-in claim mapping table (`ClaimsTransformation:Mappings:<Key>` adds rows or overrides them). */
@@ -59,5 +65,12 @@ export function displayNameOf(definition: ProviderDefinition, settings: Provider
 /** The path a provider's protocol messages arrive at, as configured. */
 export function callbackPathOf(definition: ProviderDefinition, settings: ProviderCommonSettings): string {
   const path = (settings as unknown as Record<string, unknown>)[definition.callbackKey];
+  return typeof path === 'string' ? path : '';
+}
+
+/** The path a provider's logout notices arrive at, as configured; empty when it takes none. */
+export function logoutPathOf(definition: ProviderDefinition, settings: ProviderCommonSettings): string {
+  if (definition.logoutPathKey === undefined) return '';
+  const path = (settings as unknown as Record<string, unknown>)[definition.logoutPathKey];
   return typeof path === 'string' ? path : '';
 }

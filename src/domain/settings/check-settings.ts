@@ -1,6 +1,6 @@
 import { nearestKey } from './nearest-key.js';
 import { envName, error, keyOf, warning, type SettingsProblem } from './problem.js';
-import { callbackPathOf, type ProviderDefinition } from '../providers/provider-definition.js';
+import { callbackPathOf, logoutPathOf, type ProviderDefinition } from '../providers/provider-definition.js';
 import { checkProvider } from './provider-rules.js';
 import { checkRedis } from './redis-rules.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
@@ -93,14 +93,19 @@ function checkProviders(settings: ProjectTemplateSettings, context: SettingsCont
     const section = settings.Authentication.Providers[definition.key];
     if (!section) continue;
     problems.push(...checkProvider(definition, section, context.environment));
-    const path = callbackPathOf(definition, section);
-    const key = keyOf('Authentication', 'Providers', definition.key, definition.callbackKey);
-    const normalized = path.toLowerCase().replace(/\/+$/, '');
-    if (path === '') continue;
-    const other = seenPaths.get(normalized);
-    if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
-    else if (context.isRoutedPath(path)) problems.push(error(key, 'collides with a routed application endpoint'));
-    seenPaths.set(normalized, key);
+    const owned = [{ name: definition.callbackKey, path: callbackPathOf(definition, section) }];
+    if (definition.logoutPathKey !== undefined) {
+      owned.push({ name: definition.logoutPathKey, path: logoutPathOf(definition, section) });
+    }
+    for (const { name, path } of owned) {
+      const key = keyOf('Authentication', 'Providers', definition.key, name);
+      const normalized = path.toLowerCase().replace(/\/+$/, '');
+      if (path === '') continue;
+      const other = seenPaths.get(normalized);
+      if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
+      else if (context.isRoutedPath(path)) problems.push(error(key, 'collides with a routed application endpoint'));
+      seenPaths.set(normalized, key);
+    }
   }
   return problems;
 }

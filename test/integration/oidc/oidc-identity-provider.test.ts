@@ -70,6 +70,8 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     SaveTokens: true,
     Scopes: ['openid', 'profile', 'email'],
     SignOutAtProvider: true,
+    BackchannelLogoutPath: '/backchannel-logout-oidc',
+    BackchannelLogoutAcceptJwtTyp: false,
     ...overrides,
   };
 }
@@ -281,6 +283,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
       scheme: 'OpenIdConnect',
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',
+      logoutPath: '/backchannel-logout-oidc',
     });
   });
 });
