@@ -2,12 +2,7 @@ import type { Clock } from '../application/ports/clock.js';
 import type { IdentityProvider, IdentityProviderInfo } from '../application/ports/identity-provider.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { SessionStore } from '../application/ports/session-store.js';
-import {
-  callbackPathOf,
-  displayNameOf,
-  logoutPathOf,
-  type ProviderDefinition,
-} from '../domain/providers/provider-definition.js';
+import { callbackPathOf, displayNameOf, type ProviderDefinition } from '../domain/providers/provider-definition.js';
 import type { Environment, ProviderCommonSettings } from '../domain/settings/settings.js';
 
 /** What the composition root gives every identity adapter, besides its own validated settings. */
@@ -44,9 +39,9 @@ export interface ProviderRecord<
   createAdapter(settings: S, context: AdapterContext): Promise<IdentityProvider>;
 }
 
-/** Declares a provider record, typed by its settings: the callback (and logout) path keys must be among them. */
+/** Declares a provider record, typed by its settings: the callback key must be one of them. */
 export function provider<S extends ProviderCommonSettings>(
-  record: ProviderRecord<S> & { callbackKey: keyof S & string; logoutPathKey?: keyof S & string },
+  record: ProviderRecord<S> & { callbackKey: keyof S & string },
 ): ProviderRecord<S> {
   return record;
 }
@@ -58,6 +53,5 @@ export function providerInfo(definition: ProviderDefinition, settings: ProviderC
     scheme: settings.Scheme,
     displayName: displayNameOf(definition, settings),
     callbackPath: callbackPathOf(definition, settings),
-    ...(logoutPathOf(definition, settings) === '' ? {} : { logoutPath: logoutPathOf(definition, settings) }),
   };
 }

@@ -154,7 +154,7 @@ export function identityProviderContract(harness: ProviderHarness): void {
     describe('logout notices from the provider', function () {
       const provider = () => run.app.gatehouse.identityProviders.find((p) => p.info.key === harness.key);
       before(function () {
-        if (provider()?.info.logoutPath === undefined || !run.signOutAtProvider) this.skip();
+        if (provider()?.logoutNoticePath === undefined || !run.signOutAtProvider) this.skip();
       });
 
       it('ends the session when the user signs out at the provider: anonymous at its next request, its records gone', async () => {
@@ -177,7 +177,7 @@ export function identityProviderContract(harness: ProviderHarness): void {
       it('refuses anything but a POST at its logout path (405), and a notice that is no notice (400), ending nothing', async () => {
         const browser = new TestBrowser();
         expect((await deliver(browser, await startSignIn(browser))).status).to.equal(302);
-        const path = `${run.app.url}${provider()?.info.logoutPath ?? ''}`;
+        const path = `${run.app.url}${provider()?.logoutNoticePath ?? ''}`;
         expect((await fetch(path)).status).to.equal(405);
         const forged = await fetch(path, { method: 'POST', body: new URLSearchParams({ logout_token: 'a.b.c' }) });
         expect(forged.status).to.equal(400);

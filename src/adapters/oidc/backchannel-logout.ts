@@ -2,7 +2,7 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
 import type { Configuration } from 'openid-client';
-import type { CallbackMessage, LogoutNames, LogoutNotice } from '../../application/ports/identity-provider.js';
+import type { CallbackMessage, LogoutNotice } from '../../application/ports/identity-provider.js';
 import { GatehouseError } from '../../domain/errors.js';
 import type { AdapterContext } from '../provider-record.js';
 import { KeySetUnavailable, verifyLogoutToken } from './logout-token.js';
@@ -18,8 +18,8 @@ export interface BackchannelLogoutOptions {
 }
 
 /**
- * OpenID Connect Back-Channel Logout 1.0 as a relying party: the names a sign-in is listed
- * under (the ID token's `iss` with its `sid` and `sub`), and the logout tokens the
+ * OpenID Connect Back-Channel Logout 1.0 as a relying party: the logout keys a sign-in is
+ * listed under (the ID token's `iss` with its `sub`, and with its `sid`), and the logout tokens the
  * provider POSTs, checked whole (logout-token.ts) and then used once across every
  * instance: the token's `jti` is recorded in the shared session store with an atomic
  * set-if-absent, as SAML assertion IDs are, for as long as the token stays acceptable.
@@ -32,12 +32,12 @@ export class BackchannelLogout {
     this.#options = options;
   }
 
-  /** What a later logout token may call a sign-in whose ID token carried these claims. */
-  namesOf(idClaims: { iss: string; sub: string; sid?: unknown }): LogoutNames {
-    const user = name(idClaims.iss, 'sub', idClaims.sub);
+  /** The logout keys of a sign-in whose ID token carried these claims: what a later logout token may name it by. */
+  logoutKeysOf(idClaims: { iss: string; sub: string; sid?: unknown }): string[] {
+    const user = logoutKey(idClaims.iss, 'sub', idClaims.sub);
     return typeof idClaims.sid === 'string' && idClaims.sid !== ''
-      ? { user, session: name(idClaims.iss, 'sid', idClaims.sid) }
-      : { user };
+      ? [user, logoutKey(idClaims.iss, 'sid', idClaims.sid)]
+      : [user];
   }
 
   async read(message: CallbackMessage): Promise<LogoutNotice> {
@@ -69,10 +69,13 @@ export class BackchannelLogout {
     if (!(await context.sessionStore.create(replayKey(issuer, verified.jti), {}, verified.acceptableUntil - now))) {
       throw new GatehouseError('idp.logout_token_replayed', 'This logout token was used before.', { safe: true });
     }
-    // 2.7: with a sid, exactly the sessions of that provider session; without, every session of the user.
-    return verified.sid !== undefined
-      ? { session: name(issuer, 'sid', verified.sid) }
-      : { user: name(issuer, 'sub', verified.sub ?? '') };
+    // 2.7: with a sid, exactly the sessions of that provider session (marked ended, for a
+    // late sign-in of it); without, every session of the user at the provider.
+    if (verified.sid !== undefined) {
+      const session = logoutKey(issuer, 'sid', verified.sid);
+      return { logoutKeys: [session], endedSessions: [session] };
+    }
+    return { logoutKeys: [logoutKey(issuer, 'sub', verified.sub ?? '')], endedSessions: [] };
   }
 
   /** The provider's keys, fetched when first needed and cached by jose (a key it does not know is fetched again). */
@@ -101,8 +104,8 @@ export class BackchannelLogout {
   }
 }
 
-/** One name of a sign-in: issuer, kind and value, unambiguous whatever characters they hold. */
-function name(issuer: string, kind: 'sid' | 'sub', value: string): string {
+/** One logout key of a sign-in: issuer, kind and value, unambiguous whatever characters they hold. */
+function logoutKey(issuer: string, kind: 'sid' | 'sub', value: string): string {
   return JSON.stringify([issuer, kind, value]);
 }
 

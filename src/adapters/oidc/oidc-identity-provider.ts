@@ -51,6 +51,7 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #flow: AuthorizationCodeFlow;
   /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
   readonly #backchannel: BackchannelLogout | undefined;
+  readonly logoutNoticePath: string | undefined;
   // The protocol's first steps are the shared code flow's.
   readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
   readonly correlate = correlateState;
@@ -78,8 +79,9 @@ export class OidcIdentityProvider implements IdentityProvider {
       logger: context.logger,
       clock: context.clock,
     });
+    this.logoutNoticePath = settings.BackchannelLogoutPath === '' ? undefined : settings.BackchannelLogoutPath;
     this.#backchannel =
-      info.logoutPath === undefined
+      this.logoutNoticePath === undefined
         ? undefined
         : new BackchannelLogout({
             configuration: () => this.#discovery.get(),
@@ -125,7 +127,7 @@ export class OidcIdentityProvider implements IdentityProvider {
       }
     }
     const identity = this.#flow.identity(claims, response, this.#settings.SaveTokens);
-    return this.#backchannel ? { ...identity, logoutNames: this.#backchannel.namesOf(idClaims) } : identity;
+    return this.#backchannel ? { ...identity, logoutKeys: this.#backchannel.logoutKeysOf(idClaims) } : identity;
   }
 
   /** OpenID Connect Back-Channel Logout 1.0: the logout token POSTed at `BackchannelLogoutPath`. */

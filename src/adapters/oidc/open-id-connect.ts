@@ -8,7 +8,8 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 export const openIdConnect = provider<OpenIdConnectSettings>({
   key: 'OpenIdConnect',
   callbackKey: 'CallbackPath',
-  logoutPathKey: 'BackchannelLogoutPath',
+  ownedPaths: (settings): Record<string, string> =>
+    settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath },
   defaults: {
     Enabled: false,
     Scheme: 'OpenIdConnect',

@@ -10,8 +10,6 @@ export interface IdentityProviderInfo {
   displayName: string;
   /** Where the provider's protocol messages arrive (owned by the authentication middleware, not the endpoint table). */
   callbackPath: string;
-  /** Where the provider's logout notices arrive (OpenID Connect back-channel logout), when it sends them; owned likewise. */
-  logoutPath?: string;
 }
 
 /** How protocol messages reach the callback path. */
@@ -69,30 +67,27 @@ export interface ProviderSession {
   refreshAt?: number;
 }
 
-/**
- * How a provider will name a sign-in if it ends it later (OpenID Connect back-channel
- * logout): opaque names the adapter derives from the sign-in's answer, and again from a
- * logout notice. The application lists the sign-in's session under them.
- */
-export interface LogoutNames {
-  /** The provider's own session the sign-in belongs to (OpenID: `iss` + `sid`). */
-  session?: string;
-  /** The user at the provider (OpenID: `iss` + `sub`). */
-  user: string;
-}
-
-/**
- * Which sign-ins a provider's logout notice ends: those of one of its sessions (a sign-in
- * of that session completing after the notice is refused too), or every one of a user.
- */
-export type LogoutNotice = { session: string } | { user: string };
-
 /** What a successful callback yields: the provider's raw claims (normalized by the caller) and what to keep, if anything. */
 export interface ProviderIdentity {
   claims: Record<string, unknown>;
   session?: ProviderSession;
-  /** The names a later logout notice may give this sign-in; absent when the provider sends no such notices. */
-  logoutNames?: LogoutNames;
+  /**
+   * The names the provider's own logout messages will give this sign-in by (SAML: the
+   * identity provider and NameID; with the SessionIndex too): opaque to the application,
+   * which lists the session under each so that `receiveLogout` can find it.
+   */
+  logoutKeys?: readonly string[];
+}
+
+/**
+ * What a verified logout notice (OpenID Connect back-channel logout) asks of the
+ * application: every session listed under one of `logoutKeys` ends (see
+ * `ProviderIdentity.logoutKeys`); the keys in `endedSessions` name provider sessions that
+ * ended, so that a sign-in of one of them completing later is refused.
+ */
+export interface LogoutNotice {
+  logoutKeys: readonly string[];
+  endedSessions: readonly string[];
 }
 
 /**
@@ -135,11 +130,15 @@ export interface IdentityProvider {
   /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */
   readonly formActionOrigin?: string | undefined;
   /**
-   * Reads a logout notice POSTed at `info.logoutPath` (an OpenID Connect back-channel
-   * logout token), checks it completely (signature, issuer, audience, times, shape) and
-   * uses it up: a notice is accepted once, across instances. A refused notice throws an
-   * `idp.logout_token_*` GatehouseError; an unreachable provider `idp.unreachable` /
-   * `idp.timeout`.
+   * Where the provider POSTs its logout notices server to server (OpenID Connect
+   * back-channel logout), when it sends them: owned by the authentication middleware.
+   */
+  readonly logoutNoticePath?: string | undefined;
+  /**
+   * Reads a logout notice POSTed at `logoutNoticePath` (a back-channel logout token),
+   * checks it whole (signature, issuer, audience, times, shape) and uses it up: a notice
+   * is accepted once, across instances. A refused notice throws an `idp.logout_token_*`
+   * GatehouseError; an unreachable provider `idp.unreachable` / `idp.timeout`.
    */
   readLogoutNotice?(message: CallbackMessage): Promise<LogoutNotice>;
   /** Readiness report on the provider's metadata. */

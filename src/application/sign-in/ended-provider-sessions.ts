@@ -23,17 +23,18 @@ export const ENDED_SESSION_MEMORY_MS = FLOW_LIFETIME_MS + 60_000;
 export class EndedProviderSessions {
   constructor(@inject(SessionStoreToken) private readonly store: SessionStore) {}
 
-  async mark(provider: ProviderKey, session: string): Promise<void> {
+  /** Marks the provider session named by this logout key (`ProviderIdentity.logoutKeys`) as ended. */
+  async mark(provider: ProviderKey, logoutKey: string): Promise<void> {
     // false: marked already by an earlier notice, which is as good.
-    await this.store.create(key(provider, session), {}, ENDED_SESSION_MEMORY_MS);
+    await this.store.create(key(provider, logoutKey), {}, ENDED_SESSION_MEMORY_MS);
   }
 
-  async isEnded(provider: ProviderKey, session: string): Promise<boolean> {
-    return (await this.store.get(key(provider, session))) !== undefined;
+  async isEnded(provider: ProviderKey, logoutKey: string): Promise<boolean> {
+    return (await this.store.get(key(provider, logoutKey))) !== undefined;
   }
 }
 
-function key(provider: ProviderKey, session: string): string {
-  const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${session}`)));
+function key(provider: ProviderKey, logoutKey: string): string {
+  const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${logoutKey}`)));
   return `ended-provider-session:${hash.slice(0, 40)}`;
 }

@@ -2,7 +2,6 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { inject, injectable } from 'tsyringe';
 import type { ProviderKey } from '../../domain/settings/settings.js';
-import type { LogoutNames, LogoutNotice } from '../ports/identity-provider.js';
 import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
 
 /**
@@ -29,37 +28,32 @@ export class SessionIndex {
     return this.store.removeFromIndex(key(provider, subject), handle);
   }
 
-  /** Lists a session under the names its provider may end it by (back-channel logout), until it can live no longer. */
-  async addNamed(provider: ProviderKey, names: LogoutNames, handle: string, endsAt: number): Promise<void> {
-    for (const named of namesOf(names)) await this.store.addToIndex(namedKey(provider, named), handle, endsAt);
+  /**
+   * Lists a session under a name the provider's logout messages give it (a SAML NameID,
+   * with or without its SessionIndex: `ProviderIdentity.logoutKeys`), until it can live no
+   * longer. A session that ended otherwise stays listed until then: a logout finds its
+   * record gone and drops it, and a handle is never given to another session.
+   */
+  addByLogoutKey(provider: ProviderKey, logoutKey: string, handle: string, endsAt: number): Promise<void> {
+    return this.store.addToIndex(logoutIndexKey(provider, logoutKey), handle, endsAt);
   }
 
-  /** The handles of the sessions a provider's logout notice names. */
-  sessionsNamed(provider: ProviderKey, notice: LogoutNotice): Promise<string[]> {
-    return this.store.indexMembers(namedKey(provider, notice));
+  sessionsByLogoutKey(provider: ProviderKey, logoutKey: string): Promise<string[]> {
+    return this.store.indexMembers(logoutIndexKey(provider, logoutKey));
   }
 
-  async removeNamed(provider: ProviderKey, names: LogoutNames | LogoutNotice, handle: string): Promise<void> {
-    for (const named of namesOf(names)) await this.store.removeFromIndex(namedKey(provider, named), handle);
+  removeByLogoutKey(provider: ProviderKey, logoutKey: string, handle: string): Promise<void> {
+    return this.store.removeFromIndex(logoutIndexKey(provider, logoutKey), handle);
   }
+}
+
+/** Hashed like the user's index: a NameID is a user identifier, and key names carry none. */
+function logoutIndexKey(provider: ProviderKey, logoutKey: string): string {
+  const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${logoutKey}`)));
+  return `sessions-by-logout:${hash.slice(0, 40)}`;
 }
 
 function key(provider: ProviderKey, subject: string): string {
   const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${subject}`)));
   return `sessions-of:${hash.slice(0, 40)}`;
-}
-
-/** Each name on its own: a session is found by either. */
-function namesOf(names: Partial<LogoutNames>): LogoutNotice[] {
-  return [
-    ...(names.session === undefined ? [] : [{ session: names.session }]),
-    ...(names.user === undefined ? [] : [{ user: names.user }]),
-  ];
-}
-
-/** A provider's session and a user are apart even when the provider's names happen to be equal. */
-function namedKey(provider: ProviderKey, notice: LogoutNotice): string {
-  const name = 'session' in notice ? `session\n${notice.session}` : `user\n${notice.user}`;
-  const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${name}`)));
-  return `sessions-named:${hash.slice(0, 40)}`;
 }

@@ -1,7 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { displayName, type Claim, type Principal } from '../../domain/claims/principal.js';
 import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
-import type { LogoutNames } from '../ports/identity-provider.js';
 import { SessionStoreToken, type SessionStore, type StoredRecord } from '../ports/session-store.js';
 import { randomToken } from '../random-token.js';
 import { SettingsToken } from '../settings-token.js';
@@ -19,8 +18,6 @@ export interface SignIn {
   csrf: string;
   /** What pages call the user. */
   userName: string;
-  /** The names its provider may end it by (back-channel logout): its session leaves their indexes when it ends. */
-  logoutNames?: LogoutNames;
 }
 
 /** Sign-ins kept decoded in each process: enough for the users active at once, bounded so memory is. */
@@ -51,15 +48,13 @@ export class SignInRecords {
   }
 
   /** Writes the record of a new sign-in by `provider`: a fresh reference, the principal and a fresh anti-forgery token. */
-  async create(principal: Principal, provider: ProviderKey, logoutNames?: LogoutNames): Promise<SignIn> {
+  async create(principal: Principal, provider: ProviderKey): Promise<SignIn> {
     const ref = newRecordRef();
     const csrf = randomToken(32);
-    const record: StoredRecord = { provider, principal: storePrincipal(principal), csrf };
-    if (logoutNames) record.logoutNames = { ...logoutNames };
-    if (!(await this.store.create(key(ref), record, this.ttlMs))) {
+    if (!(await this.store.create(key(ref), { provider, principal: storePrincipal(principal), csrf }, this.ttlMs))) {
       throw new Error('A new sign-in reference collided with an existing one.');
     }
-    const signIn = frozen(ref, provider, principal, csrf, logoutNames);
+    const signIn = frozen(ref, provider, principal, csrf);
     this.decoded.set(ref, signIn);
     return signIn;
   }
@@ -105,34 +100,12 @@ function readSignIn(ref: string, record: StoredRecord | undefined): SignIn | und
   if (!record || typeof record.csrf !== 'string') return undefined;
   const principal = readPrincipal(record.principal);
   const provider = typeof record.provider === 'string' ? record.provider : undefined;
-  return principal ? frozen(ref, provider, principal, record.csrf, readLogoutNames(record.logoutNames)) : undefined;
-}
-
-function readLogoutNames(value: unknown): LogoutNames | undefined {
-  if (typeof value !== 'object' || value === null || !('user' in value) || typeof value.user !== 'string') {
-    return undefined;
-  }
-  const session = 'session' in value && typeof value.session === 'string' ? value.session : undefined;
-  return session === undefined ? { user: value.user } : { user: value.user, session };
+  return principal ? frozen(ref, provider, principal, record.csrf) : undefined;
 }
 
 /** Shared by every request of the session: frozen, so no request can change what another sees. */
-function frozen(
-  ref: string,
-  provider: ProviderKey | undefined,
-  principal: Principal,
-  csrf: string,
-  logoutNames: LogoutNames | undefined,
-): SignIn {
+function frozen(ref: string, provider: ProviderKey | undefined, principal: Principal, csrf: string): SignIn {
   const claims = Object.freeze(principal.claims.map((claim): Claim => Object.freeze({ ...claim })));
   const copy: Principal = Object.freeze({ scheme: principal.scheme, claims });
-  const userName = displayName(copy) ?? 'signed-in user';
-  return Object.freeze({
-    ref,
-    provider,
-    principal: copy,
-    csrf,
-    userName,
-    ...(logoutNames === undefined ? {} : { logoutNames: Object.freeze({ ...logoutNames }) }),
-  });
+  return Object.freeze({ ref, provider, principal: copy, csrf, userName: displayName(copy) ?? 'signed-in user' });
 }

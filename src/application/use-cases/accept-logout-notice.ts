@@ -24,13 +24,13 @@ export class AcceptLogoutNotice {
 
   async execute(input: { provider: ProviderKey; message: CallbackMessage; request?: AuditRequest }): Promise<number> {
     const provider = this.providers.find((candidate) => candidate.info.key === input.provider);
-    if (provider?.info.logoutPath === undefined || !provider.readLogoutNotice) {
+    if (provider?.logoutNoticePath === undefined || !provider.readLogoutNotice) {
       throw new GatehouseError('idp.flow_wrong_provider', 'This provider sends no logout notices.', { safe: true });
     }
     const notice = await provider.readLogoutNotice(input.message);
-    if ('session' in notice) await this.endedAtProvider.mark(provider.info.key, notice.session);
+    for (const ended of notice.endedSessions) await this.endedAtProvider.mark(provider.info.key, ended);
     return this.endSessions.execute(
-      { provider: provider.info.key, notice },
+      { provider: provider.info.key, logoutKeys: notice.logoutKeys },
       { by: 'provider', cause: 'provider_logout', request: input.request },
     );
   }

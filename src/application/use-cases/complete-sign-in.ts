@@ -136,7 +136,7 @@ export class CompleteSignIn {
       extraMappings: transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const signIn = await this.signIns.create(principal, provider.info.key, identity.logoutNames);
+    const signIn = await this.signIns.create(principal, provider.info.key);
     const earlier = { ...session.fields };
     try {
       if (identity.session) await this.providerSessions.save(signIn.ref, identity.session);
@@ -153,30 +153,39 @@ export class CompleteSignIn {
         ...providerSessionFields(identity.session),
       });
       const subject = subjectOf(principal);
-      try {
-        const endsAt = now + this.absoluteLifetimeMs;
-        // Listed under its user until it can live no longer: "sign out everywhere" finds it.
-        if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
-        // And under the names its provider may end it by (back-channel logout).
-        if (identity.logoutNames) await this.index.addNamed(provider.info.key, identity.logoutNames, handle, endsAt);
-        // Listed first, then checked: a logout notice for its provider session that was
-        // accepted meanwhile either finds it listed or has left its mark (EndedProviderSessions).
-        const providerSession = identity.logoutNames?.session;
-        if (providerSession !== undefined && (await this.endedAtProvider.isEnded(provider.info.key, providerSession))) {
-          throw refuse(
-            'idp.session_ended',
-            'The identity provider ended this sign-in before it completed. Please sign in again.',
-          );
+      const endsAt = now + this.absoluteLifetimeMs;
+      if (subject !== undefined || identity.logoutKeys) {
+        try {
+          // Listed under its user until it can live no longer: "sign out everywhere" finds it.
+          if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
+          // And under the names the provider's logout messages will use (SAML single logout).
+          for (const logoutKey of identity.logoutKeys ?? []) {
+            await this.index.addByLogoutKey(provider.info.key, logoutKey, handle, endsAt);
+          }
+          // Listed first, then checked: a logout notice for its provider session accepted
+          // meanwhile either finds it listed or has left its mark (EndedProviderSessions).
+          await this.refuseEndedAtProvider(provider.info.key, identity.logoutKeys ?? []);
+        } catch (error) {
+          // A session no index lists could not be ended with the others: no session at all.
+          session.end();
+          throw error;
         }
-      } catch (error) {
-        // A session no index lists could not be ended with the others: no session at all.
-        session.end();
-        throw error;
       }
       return { subject, publicId };
     } catch (error) {
       await this.releaseQuietly(signIn.ref);
       throw error;
+    }
+  }
+
+  private async refuseEndedAtProvider(provider: ProviderKey, logoutKeys: readonly string[]): Promise<void> {
+    for (const logoutKey of logoutKeys) {
+      if (await this.endedAtProvider.isEnded(provider, logoutKey)) {
+        throw refuse(
+          'idp.session_ended',
+          'The identity provider ended this sign-in before it completed. Please sign in again.',
+        );
+      }
     }
   }
 
@@ -186,9 +195,6 @@ export class CompleteSignIn {
     const subject = earlier ? subjectOf(earlier.principal) : undefined;
     if (earlier?.provider !== undefined && subject !== undefined && handle !== undefined) {
       await this.index.remove(earlier.provider, subject, handle);
-    }
-    if (earlier?.provider !== undefined && earlier.logoutNames !== undefined && handle !== undefined) {
-      await this.index.removeNamed(earlier.provider, earlier.logoutNames, handle);
     }
     await this.providerSessions.drop(ref);
     await this.signIns.release(ref);

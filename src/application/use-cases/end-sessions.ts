@@ -2,7 +2,6 @@ import { inject, injectable } from 'tsyringe';
 import { subjectOf } from '../../domain/claims/principal.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import { AuditLogToken, type AuditLog, type AuditRequest, type SignOutActor } from '../ports/audit-log.js';
-import type { LogoutNotice } from '../ports/identity-provider.js';
 import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
 import { ProviderSessions } from '../sign-in/provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
@@ -14,8 +13,8 @@ export type SessionSelector =
   | { session: string }
   /** Every session of a user at a provider, but the one named by `except`. */
   | { provider: ProviderKey; subject: string; except?: string }
-  /** The sessions a provider's logout notice names: those of one of its sessions, or every one of a user there. */
-  | { provider: ProviderKey; notice: LogoutNotice };
+  /** The sessions a provider's logout message names (SAML: the NameID, or NameID and SessionIndex). */
+  | { provider: ProviderKey; logoutKeys: readonly string[] };
 
 /** Why, and by whom: recorded in the audit trail. */
 export interface EndingReason {
@@ -60,7 +59,7 @@ export class EndSessions {
       }
       return ended ? 1 : 0;
     }
-    if ('notice' in selector) return this.endNamed(selector.provider, selector.notice, reason);
+    if ('logoutKeys' in selector) return this.endByLogoutKeys(selector.provider, selector.logoutKeys, reason);
     const handles = await this.index.sessionsOf(selector.provider, selector.subject);
     let count = 0;
     for (const handle of handles) {
@@ -80,25 +79,33 @@ export class EndSessions {
     return count;
   }
 
-  /** Each session ended is a `signout` by its provider; all of them together one `sessions.ended`. */
-  private async endNamed(provider: ProviderKey, notice: LogoutNotice, reason: EndingReason): Promise<number> {
+  /**
+   * The provider ended these sessions: each one ended is a `signout` by the provider (its
+   * subject and public id), and the whole a `sessions.ended` with the count (0 when the
+   * provider named sessions that had ended already, or never existed here).
+   */
+  private async endByLogoutKeys(
+    provider: ProviderKey,
+    logoutKeys: readonly string[],
+    reason: EndingReason,
+  ): Promise<number> {
     let count = 0;
-    for (const handle of await this.index.sessionsNamed(provider, notice)) {
-      const ended = await this.endOne(handle);
-      if (!ended) {
-        await this.index.removeNamed(provider, notice, handle); // already gone
-        continue;
+    for (const logoutKey of logoutKeys) {
+      for (const handle of await this.index.sessionsByLogoutKey(provider, logoutKey)) {
+        const ended = await this.endOne(handle);
+        await this.index.removeByLogoutKey(provider, logoutKey, handle);
+        if (!ended) continue;
+        count += 1;
+        this.audit.record({
+          type: 'signout',
+          by: reason.by,
+          cause: reason.cause,
+          request: reason.request,
+          provider,
+          subject: ended.subject,
+          session: ended.publicId,
+        });
       }
-      count += 1;
-      this.audit.record({
-        type: 'signout',
-        by: reason.by,
-        cause: reason.cause,
-        request: reason.request,
-        provider: ended.provider,
-        subject: ended.subject,
-        session: ended.publicId,
-      });
     }
     this.audit.record({
       type: 'sessions.ended',
@@ -123,9 +130,6 @@ export class EndSessions {
     const subject = signIn ? subjectOf(signIn.principal) : undefined;
     if (signIn?.provider !== undefined && subject !== undefined) {
       await this.index.remove(signIn.provider, subject, handle);
-    }
-    if (signIn?.provider !== undefined && signIn.logoutNames !== undefined) {
-      await this.index.removeNamed(signIn.provider, signIn.logoutNames, handle);
     }
     return {
       provider: signIn?.provider,

@@ -44,11 +44,11 @@ export interface ProviderDefinition<S extends ProviderCommonSettings = ProviderC
   /** The key holding the path the provider's protocol messages arrive at. */
   readonly callbackKey: string;
   /**
-   * The key holding the path the provider's logout notices arrive at (OpenID Connect
-   * back-channel logout), owned by the authentication middleware like the callback path;
-   * an empty value turns them off. Absent: the provider sends none.
+   * Further paths the provider's messages arrive at, beyond the callback (a SAML single
+   * logout path), by the key that holds each: only those its settings turn on. Checked
+   * like the callback path: local, and colliding with nothing.
    */
-  readonly logoutPathKey?: string;
+  ownedPaths?(settings: S): Readonly<Record<string, string>>;
   /** Shown when `DisplayName` is empty (a vendor's own name); without it, `DisplayName` is required. */
   readonly vendorName?: string;
   /** The built-in claim mapping table (`ClaimsTransformation:Mappings:<Key>` adds rows or overrides them). */
@@ -62,15 +62,17 @@ export function displayNameOf(definition: ProviderDefinition, settings: Provider
   return settings.DisplayName.trim() === '' && definition.vendorName ? definition.vendorName : settings.DisplayName;
 }
 
+/** Every path a provider owns, by the key that holds it: its callback path first, then its `ownedPaths`. */
+export function ownedPathsOf(
+  definition: ProviderDefinition,
+  settings: ProviderCommonSettings,
+): Array<[string, string]> {
+  const more = definition.ownedPaths?.(settings) ?? {};
+  return [[definition.callbackKey, callbackPathOf(definition, settings)], ...Object.entries(more)];
+}
+
 /** The path a provider's protocol messages arrive at, as configured. */
 export function callbackPathOf(definition: ProviderDefinition, settings: ProviderCommonSettings): string {
   const path = (settings as unknown as Record<string, unknown>)[definition.callbackKey];
-  return typeof path === 'string' ? path : '';
-}
-
-/** The path a provider's logout notices arrive at, as configured; empty when it takes none. */
-export function logoutPathOf(definition: ProviderDefinition, settings: ProviderCommonSettings): string {
-  if (definition.logoutPathKey === undefined) return '';
-  const path = (settings as unknown as Record<string, unknown>)[definition.logoutPathKey];
   return typeof path === 'string' ? path : '';
 }

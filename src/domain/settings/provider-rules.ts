@@ -1,5 +1,5 @@
 import type { ProviderChecks, ProviderDefinition } from '../providers/provider-definition.js';
-import { callbackPathOf, logoutPathOf } from '../providers/provider-definition.js';
+import { callbackPathOf } from '../providers/provider-definition.js';
 import { error, keyOf, type SettingsProblem } from './problem.js';
 import type { Environment, ProviderCommonSettings } from './settings.js';
 import { httpsRequirementMessage, isLocalPath, parseHttpUrl } from './url-rules.js';
@@ -28,15 +28,6 @@ export function checkProvider(
       ...check.problem(
         definition.callbackKey,
         'must be a path starting with a single "/" (no scheme, host, query or spaces)',
-      ),
-    );
-  }
-  const logoutPath = logoutPathOf(definition, settings);
-  if (definition.logoutPathKey !== undefined && logoutPath !== '' && !isLocalPath(logoutPath)) {
-    problems.push(
-      ...check.problem(
-        definition.logoutPathKey,
-        'must be empty (off) or a path starting with a single "/" (no scheme, host, query or spaces)',
       ),
     );
   }

@@ -315,6 +315,40 @@ describe('OpenID Connect back-channel logout through the app (real oidc-provider
     expect(await statusOf(browser), 'the late sign-in left no session').to.equal(401);
   });
 
+  describe("when the provider's keys cannot be fetched", () => {
+    let fresh: OidcApp;
+    let freshIdp: DemoIdentityProvider;
+    before(async () => {
+      const port = await freePort();
+      freshIdp = await startIdentityProvider([`http://127.0.0.1:${port}`], providerKey);
+      fresh = await startOidcApp(freshIdp.issuer, port);
+    });
+    after(async () => {
+      freshIdp.stalled = false;
+      await fresh.close();
+      await freshIdp.close();
+    });
+
+    it('answers 503 idp.timeout within HttpTimeoutSeconds, and the token stays usable once the provider is back', async () => {
+      // The provider's metadata is known (a challenge needs it); its keys are not fetched yet.
+      expect(
+        (await fetch(`${fresh.url}/External/Challenge?provider=OpenIdConnect`, { redirect: 'manual' })).status,
+      ).to.equal(302);
+      const token = await signLogoutToken(providerKey, {
+        issuer: freshIdp.issuer,
+        audience: CLIENT_ID,
+        claims: { sub: 'nobody' },
+      });
+      freshIdp.stalled = true;
+      const started = Date.now();
+      const stalled = await post(token, fresh.url);
+      expect(Date.now() - started).to.be.below(4_000);
+      await expectProblem(stalled, 503, 'idp.timeout');
+      freshIdp.stalled = false;
+      expect((await post(token, fresh.url)).status).to.equal(200);
+    });
+  });
+
   describe('with BackchannelLogoutAcceptJwtTyp', () => {
     let lenient: OidcApp;
     let lenientIdp: DemoIdentityProvider;

@@ -283,8 +283,8 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
       scheme: 'OpenIdConnect',
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',
-      logoutPath: '/backchannel-logout-oidc',
     });
+    expect(provider.logoutNoticePath).to.equal('/backchannel-logout-oidc');
   });
 });
 

@@ -34,7 +34,7 @@ export interface LogoutNotices {
 export function logoutNotices(deps: LogoutNoticeDeps): LogoutNotices {
   const byPath = new Map(
     deps.providers.flatMap((provider) =>
-      provider.info.logoutPath === undefined ? [] : [[provider.info.logoutPath.toLowerCase(), provider] as const],
+      provider.logoutNoticePath === undefined ? [] : [[provider.logoutNoticePath.toLowerCase(), provider] as const],
     ),
   );
   return {
