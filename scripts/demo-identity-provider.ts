@@ -27,6 +27,12 @@ export interface DemoClient {
   clientSecret: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  /**
+   * Where the provider POSTs a logout token when the user signs out there (OpenID Connect
+   * Back-Channel Logout 1.0); registered with `backchannel_logout_session_required`, so ID
+   * tokens and logout tokens carry the session's `sid`.
+   */
+  backchannelLogoutUri?: string;
 }
 
 export interface DemoIdentityProviderOptions {
@@ -39,6 +45,8 @@ export interface DemoIdentityProviderOptions {
   issuerPath?: string;
   /** Access token lifetime in seconds (default 3600); tests use a short one to exercise refresh. */
   accessTokenTtlSeconds?: number;
+  /** The RS256 private key (JWK) it signs with; default a fresh one. Tests sign their own logout tokens with it. */
+  signingKey?: JsonWebKey & { kid: string };
 }
 
 export interface DemoIdentityProvider {
@@ -100,9 +108,20 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       id_token_signed_response_alg: 'RS256',
+      ...(c.backchannelLogoutUri === undefined
+        ? {}
+        : { backchannel_logout_uri: c.backchannelLogoutUri, backchannel_logout_session_required: true }),
     })),
     // Our own signing key, so oidc-provider does not fall back to its published dev key.
-    jwks: { keys: [signingKey()] },
+    jwks: { keys: [{ ...(options.signingKey ?? signingKey()), alg: 'RS256', use: 'sig' }] },
+    // oidc-provider refuses to call special-use addresses (loopback, private networks): right
+    // for a real provider, whose clients' back-channel URIs could point anywhere inside its
+    // network. This one runs on loopback for a Gatehouse on loopback, so its logout tokens
+    // go out by plain fetch (its 2.5 s time-out stays: it sets the signal itself).
+    fetch: (url: string, init: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher: _specialUseGuard, ...rest } = init;
+      return fetch(url, rest);
+    },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: CLAIMS_BY_SCOPE,
     findAccount: (_ctx: unknown, sub: string): OidcAccount | undefined => {
@@ -138,6 +157,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     features: {
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      backchannelLogout: { enabled: true },
       userinfo: { enabled: true },
     },
     ttl: {
@@ -169,10 +189,10 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   return state;
 }
 
-/** A fresh RS256 key for this process (2048 bits: openid-client refuses smaller RSA keys). */
-function signingKey(): Record<string, unknown> {
+/** A fresh RS256 key (2048 bits: openid-client refuses smaller RSA keys). */
+export function signingKey(): JsonWebKey & { kid: string } {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' };
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex') };
 }
 
 async function main(): Promise<void> {
@@ -183,7 +203,13 @@ async function main(): Promise<void> {
     port: Number(process.env['DEMO_IDP_PORT'] ?? 4010),
     host: process.env['DEMO_IDP_HOST'] ?? '127.0.0.1',
     clients: [
-      { clientId, clientSecret, redirectUris: [`${appOrigin}/signin-oidc`], postLogoutRedirectUris: [`${appOrigin}/`] },
+      {
+        clientId,
+        clientSecret,
+        redirectUris: [`${appOrigin}/signin-oidc`],
+        postLogoutRedirectUris: [`${appOrigin}/`],
+        backchannelLogoutUri: `${appOrigin}/backchannel-logout-oidc`,
+      },
     ],
   });
   console.log(`Demo identity provider (development only) at ${idp.issuer}

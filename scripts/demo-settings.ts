@@ -13,6 +13,8 @@ export interface DemoRegistration {
 
 /** The callback path the demo registers at its provider, so it is pinned here too. */
 export const DEMO_CALLBACK_PATH = '/signin-oidc';
+/** The back-channel logout path the demo registers at its provider (`backchannel_logout_uri`), pinned likewise. */
+export const DEMO_BACKCHANNEL_LOGOUT_PATH = '/backchannel-logout-oidc';
 
 /**
  * The configuration `npm run demo` gives Gatehouse, and the browser suite, which composes
@@ -33,6 +35,7 @@ export function demoSettings(demo: DemoRegistration): Record<string, string> {
     [`${oidc}ClientId`]: demo.clientId,
     [`${oidc}ClientSecret`]: demo.clientSecret,
     [`${oidc}CallbackPath`]: DEMO_CALLBACK_PATH,
+    [`${oidc}BackchannelLogoutPath`]: DEMO_BACKCHANNEL_LOGOUT_PATH,
   };
 }
 

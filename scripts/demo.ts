@@ -12,7 +12,13 @@ import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
 import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js';
-import { DEMO_CALLBACK_PATH, demoSamlEntityId, demoSamlSettings, demoSettings } from './demo-settings.js';
+import {
+  DEMO_BACKCHANNEL_LOGOUT_PATH,
+  DEMO_CALLBACK_PATH,
+  demoSamlEntityId,
+  demoSamlSettings,
+  demoSettings,
+} from './demo-settings.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
@@ -33,6 +39,7 @@ const idp = await startDemoIdentityProvider({
       clientSecret,
       redirectUris: [`${appOrigin}${DEMO_CALLBACK_PATH}`],
       postLogoutRedirectUris: [`${appOrigin}/`],
+      backchannelLogoutUri: `${appOrigin}${DEMO_BACKCHANNEL_LOGOUT_PATH}`,
     },
   ],
 });
@@ -90,6 +97,8 @@ console.log(`
     Sign in as one of these, with any password:
 ${users}
     Then open /Admin as each of them, and sign out from the top bar.
+    Signing out at the demo identity provider itself (${idp.issuer}/session/end)
+    signs the browser out of Gatehouse too (back-channel logout).
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
     any password), at ${samlIdp.metadataUrl}.

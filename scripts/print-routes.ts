@@ -1,7 +1,8 @@
 /**
  * `npm run routes`: the endpoint inventory under the current configuration: every routed
  * endpoint with its method, path and effective access (anonymous, default policy, named
- * policies, or the fallback), plus the callback paths owned by the authentication middleware.
+ * policies, or the fallback), plus the callback and logout paths owned by the authentication
+ * middleware.
  */
 import { routeTemplate } from '../src/adapters/koa/endpoint.js';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
@@ -16,7 +17,10 @@ try {
   console.log(`${'METHOD'.padEnd(widths[0] ?? 6)}${'PATH'.padEnd(widths[1] ?? 20)}ACCESS`);
   for (const [method = '', path = '', access = ''] of rows)
     console.log(`${method.padEnd(widths[0] ?? 6)}${path.padEnd(widths[1] ?? 20)}${access}`);
-  const callbacks = gatehouse.identityProviders.map((p) => `${p.info.callbackPath} (${p.info.scheme})`);
+  const callbacks = gatehouse.identityProviders.flatMap((p) => [
+    `${p.info.callbackPath} (${p.info.scheme})`,
+    ...(p.logoutNoticePath ? [`${p.logoutNoticePath} (${p.info.scheme} back-channel logout)`] : []),
+  ]);
   console.log(
     `\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`,
   );

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { CookieJar, driveOidcLogin } from '../support/drive-oidc-login.js';
+import { signOutAtProvider } from '../support/oidc-provider-logout.js';
 import { freePort } from '../../scripts/free-port.js';
 import { exitOf, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 
@@ -52,6 +53,22 @@ describe('npm run demo (the terminal)', function () {
     expect(stdout).to.match(/^ +user +Uma User: no roles/m);
     // Whatever the machine has installed: the SAML schema check needs no program of its own.
     expect(stdout).to.contain('Or sign in with "the demo SAML identity provider" (SAML 2.0');
+  });
+
+  it('signs the browser out of Gatehouse when the user signs out at the demo identity provider (back-channel logout)', async () => {
+    const issuer = /The demo identity provider runs at (http:\/\/[^ ]+) /.exec(demo.output().stdout)?.[1];
+    expect(demo.output().stdout).to.contain(`Signing out at the demo identity provider itself (${issuer}/session/end)`);
+    const jar = new CookieJar();
+    const challenge = await jar.fetch(`${app}/External/Challenge?provider=OpenIdConnect&returnUrl=%2F`);
+    const callback = await driveOidcLogin(challenge.headers.get('location') ?? '', 'user', jar);
+    expect((await jar.fetch(callback)).status).to.equal(302);
+    const info = () => jar.fetch(`${app}/api/app-info`, { headers: { accept: 'application/json' } });
+    expect((await info()).status).to.equal(200);
+
+    await signOutAtProvider(jar, issuer ?? expect.fail('no issuer printed'));
+
+    expect((await info()).status).to.equal(401);
+    await waitFor(demo, 'POST /backchannel-logout-oidc 200');
   });
 
   it('lists requests one short line each through a whole sign-in and sign-out, without the provider’s development warnings', async () => {

@@ -46,6 +46,13 @@ export interface HarnessRun {
    * callback that needs the token endpoint). The provider answers again afterwards.
    */
   provokeTimeout(): Promise<Response>;
+  /**
+   * For a provider that sends logout notices (`readLogoutNotice`): the user signs out at the
+   * provider itself, in the browser that produced `answer`, and the provider tells
+   * Gatehouse through its own channel (OpenID Connect back-channel logout). Resolves once
+   * the provider has done so.
+   */
+  signOutAtProvider?(answer: ProviderAnswer): Promise<void>;
   /** Values that must never appear in a log line (client secret, codes, tokens, SAML messages) for this answer. */
   secretsOf(answer: ProviderAnswer): string[];
   close(): Promise<void>;

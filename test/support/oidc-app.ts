@@ -8,8 +8,14 @@ export const CLIENT_SECRET = 'SENTINEL-oidc-client-secret-5d1e';
 
 export type OidcApp = RunningGatehouse;
 
-/** A real OpenID provider (oidc-provider) with a client for each of the given app origins. */
-export async function startIdentityProvider(appOrigins: string[]): Promise<DemoIdentityProvider> {
+/**
+ * A real OpenID provider (oidc-provider) with a client for the given app origins; its
+ * back-channel logout URI is at the first of them. `signingKey` is the key it signs with.
+ */
+export async function startIdentityProvider(
+  appOrigins: string[],
+  signingKey?: JsonWebKey & { kid: string },
+): Promise<DemoIdentityProvider> {
   return startDemoIdentityProvider({
     clients: [
       {
@@ -17,8 +23,10 @@ export async function startIdentityProvider(appOrigins: string[]): Promise<DemoI
         clientSecret: CLIENT_SECRET,
         redirectUris: appOrigins.map((origin) => `${origin}/signin-oidc`),
         postLogoutRedirectUris: appOrigins.map((origin) => `${origin}/`),
+        ...(appOrigins[0] === undefined ? {} : { backchannelLogoutUri: `${appOrigins[0]}/backchannel-logout-oidc` }),
       },
     ],
+    ...(signingKey === undefined ? {} : { signingKey }),
   });
 }
 

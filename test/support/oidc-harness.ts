@@ -2,6 +2,7 @@ import { deliverAnswer } from './deliver-answer.js';
 import { CookieJar, driveOidcAnswer } from './drive-oidc-login.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
 import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, TestBrowser } from './oidc-app.js';
+import { signOutAtProvider } from './oidc-provider-logout.js';
 
 /** OpenID Connect against the real oidc-provider, answering by redirect or by form_post. */
 export function oidcHarness(responseMode: 'query' | 'form_post'): ProviderHarness {
@@ -15,11 +16,15 @@ export function oidcHarness(responseMode: 'query' | 'form_post'): ProviderHarnes
         ProjectTemplate__Authentication__Providers__OpenIdConnect__ResponseMode: responseMode,
         ...env,
       });
+      // The provider's cookies of each answer's user: signing out at the provider needs them.
+      const providerCookies = new WeakMap<ProviderAnswer, CookieJar>();
       const answer = async (location: string, outcome: 'accept' | 'deny' = 'accept') => {
-        const answered = await driveOidcAnswer(location, 'admin', new CookieJar(), { deny: outcome === 'deny' });
+        const jar = new CookieJar();
+        const answered = await driveOidcAnswer(location, 'admin', jar, { deny: outcome === 'deny' });
         const expected = responseMode === 'form_post' ? 'POST' : 'GET';
         if (answered.method !== expected)
           throw new Error(`the provider answered by ${answered.method}, not ${expected}`);
+        providerCookies.set(answered, jar);
         return answered;
       };
       return {
@@ -38,6 +43,11 @@ export function oidcHarness(responseMode: 'query' | 'form_post'): ProviderHarnes
           } finally {
             idp.stalled = false;
           }
+        },
+        async signOutAtProvider(answered: ProviderAnswer) {
+          const jar = providerCookies.get(answered);
+          if (!jar) throw new Error('no provider session behind this answer');
+          await signOutAtProvider(jar, idp.issuer);
         },
         secretsOf: (delivered: ProviderAnswer) => {
           const params = delivered.form ?? Object.fromEntries(new URL(delivered.url).searchParams);

@@ -1,9 +1,17 @@
 import type { Context } from 'koa';
 import { PROBLEM_JSON_TYPE, sendJson } from './json-answer.js';
 
+/** Requests answered with problem details whatever they accept: a server's call (a provider's logout notice) reads no pages. */
+const machineCalls = new WeakSet<Context>();
+
+/** Marks the request as a server-to-server call: its refusals are problem details, never a page. */
+export function answerWithProblems(ctx: Context): void {
+  machineCalls.add(ctx);
+}
+
 /** JSON clients and `/api/` paths get RFC 9457 problem details instead of pages and redirects. */
 export function wantsJson(ctx: Context): boolean {
-  return ctx.path.startsWith('/api/') || ctx.accepts('html', 'json') === 'json';
+  return machineCalls.has(ctx) || ctx.path.startsWith('/api/') || ctx.accepts('html', 'json') === 'json';
 }
 
 export function sendProblem(

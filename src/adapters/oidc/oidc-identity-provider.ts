@@ -7,6 +7,7 @@ import type {
   FlowSecrets,
   IdentityProvider,
   IdentityProviderInfo,
+  LogoutNotice,
   ProviderIdentity,
   ProviderSession,
   ProviderSessionRecord,
@@ -18,6 +19,7 @@ import { correlateState } from '../oauth2/authorization-response.js';
 import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
+import { BackchannelLogout } from './backchannel-logout.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 
@@ -47,6 +49,9 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #context: AdapterContext;
   readonly #discovery: LoadedOnce<client.Configuration>;
   readonly #flow: AuthorizationCodeFlow;
+  /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
+  readonly #backchannel: BackchannelLogout | undefined;
+  readonly logoutNoticePath: string | undefined;
   // The protocol's first steps are the shared code flow's.
   readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
   readonly correlate = correlateState;
@@ -74,6 +79,17 @@ export class OidcIdentityProvider implements IdentityProvider {
       logger: context.logger,
       clock: context.clock,
     });
+    this.logoutNoticePath = settings.BackchannelLogoutPath === '' ? undefined : settings.BackchannelLogoutPath;
+    this.#backchannel =
+      this.logoutNoticePath === undefined
+        ? undefined
+        : new BackchannelLogout({
+            configuration: () => this.#discovery.get(),
+            clientId: settings.ClientId,
+            algorithm: ID_TOKEN_SIGNING_ALG,
+            acceptJwtTyp: settings.BackchannelLogoutAcceptJwtTyp,
+            context,
+          });
     this.healthCheck = {
       name: `identityProvider:${info.key}`,
       // Not required: an identity-provider outage must not take every replica out of
@@ -110,7 +126,14 @@ export class OidcIdentityProvider implements IdentityProvider {
         if (!PROTOCOL_CLAIMS.has(name)) claims[name] = value;
       }
     }
-    return this.#flow.identity(claims, response, this.#settings.SaveTokens);
+    const identity = this.#flow.identity(claims, response, this.#settings.SaveTokens);
+    return this.#backchannel ? { ...identity, logoutKeys: this.#backchannel.logoutKeysOf(idClaims) } : identity;
+  }
+
+  /** OpenID Connect Back-Channel Logout 1.0: the logout token POSTed at `BackchannelLogoutPath`. */
+  readLogoutNotice(message: CallbackMessage): Promise<LogoutNotice> {
+    if (!this.#backchannel) throw new Error('Back-channel logout is off for this provider.');
+    return this.#backchannel.read(message);
   }
 
   refreshSession(record: ProviderSessionRecord): Promise<ProviderSession> {

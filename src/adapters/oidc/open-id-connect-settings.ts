@@ -13,4 +13,11 @@ export interface OpenIdConnectSettings extends ProviderCommonSettings {
   Scopes: string[];
   /** End the provider session too on logout (RP-initiated logout) when the provider supports it. */
   SignOutAtProvider: boolean;
+  /**
+   * Where the provider POSTs its logout tokens (OpenID Connect Back-Channel Logout 1.0);
+   * empty turns back-channel logout off.
+   */
+  BackchannelLogoutPath: string;
+  /** Also accept logout tokens typed `JWT` (providers that predate `logout+jwt`); off by default. */
+  BackchannelLogoutAcceptJwtTyp: boolean;
 }

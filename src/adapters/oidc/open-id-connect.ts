@@ -8,6 +8,8 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 export const openIdConnect = provider<OpenIdConnectSettings>({
   key: 'OpenIdConnect',
   callbackKey: 'CallbackPath',
+  ownedPaths: (settings): Record<string, string> =>
+    settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath },
   defaults: {
     Enabled: false,
     Scheme: 'OpenIdConnect',
@@ -21,6 +23,8 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SaveTokens: true,
     Scopes: ['openid', 'profile', 'email'],
     SignOutAtProvider: true,
+    BackchannelLogoutPath: '/backchannel-logout-oidc',
+    BackchannelLogoutAcceptJwtTyp: false,
   },
   kinds: {
     Enabled: 'boolean',
@@ -35,6 +39,8 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SaveTokens: 'boolean',
     Scopes: 'strings',
     SignOutAtProvider: 'boolean',
+    BackchannelLogoutPath: 'string',
+    BackchannelLogoutAcceptJwtTyp: 'boolean',
   },
   // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
   claimMappings: [

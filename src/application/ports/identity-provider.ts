@@ -71,6 +71,23 @@ export interface ProviderSession {
 export interface ProviderIdentity {
   claims: Record<string, unknown>;
   session?: ProviderSession;
+  /**
+   * The names the provider's own logout messages will give this sign-in by (SAML: the
+   * identity provider and NameID; with the SessionIndex too): opaque to the application,
+   * which lists the session under each so that `receiveLogout` can find it.
+   */
+  logoutKeys?: readonly string[];
+}
+
+/**
+ * What a verified logout notice (OpenID Connect back-channel logout) asks of the
+ * application: every session listed under one of `logoutKeys` ends (see
+ * `ProviderIdentity.logoutKeys`); the keys in `endedSessions` name provider sessions that
+ * ended, so that a sign-in of one of them completing later is refused.
+ */
+export interface LogoutNotice {
+  logoutKeys: readonly string[];
+  endedSessions: readonly string[];
 }
 
 /**
@@ -112,6 +129,18 @@ export interface IdentityProvider {
   signOutUrl?(record: ProviderSessionRecord | undefined): Promise<string | undefined>;
   /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */
   readonly formActionOrigin?: string | undefined;
+  /**
+   * Where the provider POSTs its logout notices server to server (OpenID Connect
+   * back-channel logout), when it sends them: owned by the authentication middleware.
+   */
+  readonly logoutNoticePath?: string | undefined;
+  /**
+   * Reads a logout notice POSTed at `logoutNoticePath` (a back-channel logout token),
+   * checks it whole (signature, issuer, audience, times, shape) and uses it up: a notice
+   * is accepted once, across instances. A refused notice throws an `idp.logout_token_*`
+   * GatehouseError; an unreachable provider `idp.unreachable` / `idp.timeout`.
+   */
+  readLogoutNotice?(message: CallbackMessage): Promise<LogoutNotice>;
   /** Readiness report on the provider's metadata. */
   readonly healthCheck?: HealthCheck;
 }

@@ -19,6 +19,7 @@ import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
 import type { BrowserSession } from '../sign-in/session-fields.js';
+import { EndedProviderSessions } from '../sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
 
@@ -70,6 +71,7 @@ export class CompleteSignIn {
     @inject(ProviderDefinitionsToken) private readonly definitions: readonly ProviderDefinition[],
     @inject(AuditLogToken) private readonly audit: AuditLog,
     @inject(SessionIndex) private readonly index: SessionIndex,
+    @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
   ) {
     this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
   }
@@ -151,10 +153,18 @@ export class CompleteSignIn {
         ...providerSessionFields(identity.session),
       });
       const subject = subjectOf(principal);
-      if (subject !== undefined) {
+      const endsAt = now + this.absoluteLifetimeMs;
+      if (subject !== undefined || identity.logoutKeys) {
         try {
           // Listed under its user until it can live no longer: "sign out everywhere" finds it.
-          await this.index.add(provider.info.key, subject, handle, now + this.absoluteLifetimeMs);
+          if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
+          // And under the names the provider's logout messages will use (SAML single logout).
+          for (const logoutKey of identity.logoutKeys ?? []) {
+            await this.index.addByLogoutKey(provider.info.key, logoutKey, handle, endsAt);
+          }
+          // Listed first, then checked: a logout notice for its provider session accepted
+          // meanwhile either finds it listed or has left its mark (EndedProviderSessions).
+          await this.refuseEndedAtProvider(provider.info.key, identity.logoutKeys ?? []);
         } catch (error) {
           // A session no index lists could not be ended with the others: no session at all.
           session.end();
@@ -165,6 +175,17 @@ export class CompleteSignIn {
     } catch (error) {
       await this.releaseQuietly(signIn.ref);
       throw error;
+    }
+  }
+
+  private async refuseEndedAtProvider(provider: ProviderKey, logoutKeys: readonly string[]): Promise<void> {
+    for (const logoutKey of logoutKeys) {
+      if (await this.endedAtProvider.isEnded(provider, logoutKey)) {
+        throw refuse(
+          'idp.session_ended',
+          'The identity provider ended this sign-in before it completed. Please sign in again.',
+        );
+      }
     }
   }
 

@@ -70,6 +70,8 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     SaveTokens: true,
     Scopes: ['openid', 'profile', 'email'],
     SignOutAtProvider: true,
+    BackchannelLogoutPath: '/backchannel-logout-oidc',
+    BackchannelLogoutAcceptJwtTyp: false,
     ...overrides,
   };
 }
@@ -282,6 +284,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',
     });
+    expect(provider.logoutNoticePath).to.equal('/backchannel-logout-oidc');
   });
 });
 

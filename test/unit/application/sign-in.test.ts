@@ -14,6 +14,7 @@ import { FakeBrowserSession } from '../../support/fake-browser-session.js';
 import { FakeIdentityProvider } from '../../support/fake-identity-provider.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { RecordingAuditLog } from '../../support/recording-audit-log.js';
+import { EndedProviderSessions } from '../../../src/application/sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../../../src/application/sign-in/session-index.js';
 import { KeyRecordingStore } from '../../support/key-recording-store.js';
 
@@ -45,6 +46,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       builtInProviders,
       audit,
       new SessionIndex(store),
+      new EndedProviderSessions(store),
     );
   }
 

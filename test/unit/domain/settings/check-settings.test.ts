@@ -215,6 +215,32 @@ describe('checkSettings', () => {
     });
   }
 
+  const logoutPathCases: Array<[string, string | undefined]> = [
+    ['/backchannel-logout-oidc', undefined],
+    ['', undefined],
+    ['backchannel', 'path'],
+    ['https://app.example.com/bcl', 'path'],
+    ['/Account/Login', 'routed'],
+    ['/signin-oidc', 'collides'],
+    ['/signin-social1', 'collides'],
+  ];
+  for (const [path, expected] of logoutPathCases) {
+    it(`checks BackchannelLogoutPath "${path}"`, () => {
+      const settings = withSettings((s) => {
+        enableOidc(s);
+        sectionsOf(s).OpenIdConnect.BackchannelLogoutPath = path;
+        Object.assign(sectionsOf(s).Social1, { Enabled: true, ClientId: 'a', ClientSecret: 'b' });
+      });
+      const problems = errors(checkSettings(settings, context()));
+      const messages = problems.map((p) => `${p.key} ${p.message}`).join('\n');
+      if (!expected) expect(problems).to.deep.equal([]);
+      else if (expected === 'path') expect(messages).to.contain(`${OIDC}:BackchannelLogoutPath must be a path`);
+      else if (expected === 'routed')
+        expect(messages).to.contain(`${OIDC}:BackchannelLogoutPath collides with a routed application endpoint`);
+      else expect(messages).to.match(/:(BackchannelLogoutPath|CallbackPath) collides with/);
+    });
+  }
+
   it('names the required values of Saml2 and the social providers', () => {
     const settings = withSettings((s) => {
       sectionsOf(s).Saml2.Enabled = true;
