@@ -28,9 +28,9 @@ export interface EncryptOptions {
   recipient?: string;
   /** Changes the content ciphertext (IV, ciphertext and tag, as bytes) before it is written: the tamper tests. */
   tamperContent?: (bytes: Buffer) => Buffer;
-  /** Encrypts exactly these bytes instead of the assertion's XML (CBC: padding added here, unless `rawPlaintext`). */
-  plaintext?: Buffer;
-  /** CBC only: `plaintext` is already whole blocks, no padding is added (a bad-padding test). */
+  /** The bytes encrypted, from the assertion's XML (default its UTF-8); CBC padding is added here, unless `rawPlaintext`. */
+  plaintextOf?: (assertionXml: string) => Buffer;
+  /** CBC only: the plaintext is already whole blocks, no padding is added (the bad-padding tests). */
   rawPlaintext?: boolean;
 }
 
@@ -47,7 +47,7 @@ export function encryptAssertion(assertionXml: string, options: EncryptOptions):
   const content = CONTENT[options.content ?? 'aes256-gcm'];
   const key = randomBytes(content.keyBytes);
   const iv = randomBytes(content.ivBytes);
-  const plaintext = options.plaintext ?? Buffer.from(assertionXml, 'utf8');
+  const plaintext = options.plaintextOf ? options.plaintextOf(assertionXml) : Buffer.from(assertionXml, 'utf8');
   let bytes: Buffer;
   if (content.cipher.endsWith('gcm')) {
     const cipher = createCipheriv(content.cipher as 'aes-128-gcm', key, iv, { authTagLength: 16 });

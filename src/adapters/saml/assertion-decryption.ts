@@ -39,6 +39,12 @@ export function decryptionStepOf(error: GatehouseError): DecryptionFailure | und
     : undefined;
 }
 
+/** The decrypted text, and whether decryption already failed (the caller parses it all the same, then refuses). */
+export interface DecryptedText {
+  xml: string;
+  failure: DecryptionFailure | undefined;
+}
+
 interface KeyTransportParameters {
   oaepHash: string;
   oaepLabel: Buffer | undefined;
@@ -47,7 +53,9 @@ interface KeyTransportParameters {
 /**
  * Decrypts a `<saml:EncryptedAssertion>` (SAML Core 2.3.4, XML Encryption 1.1) with
  * node:crypto and returns the plaintext: the assertion's XML, still to be parsed and
- * checked. The `<xenc:EncryptedKey>` may sit in the EncryptedData's KeyInfo or beside it
+ * checked. Bad AES-CBC padding or bytes that are not UTF-8 do not stop here: the text is
+ * returned with its `failure`, so that the caller parses it as it parses a good one and
+ * only then refuses, and a padding failure takes as long as a parse failure. The `<xenc:EncryptedKey>` may sit in the EncryptedData's KeyInfo or beside it
  * (SAML Core 2.2.4); each is tried with each configured key.
  *
  * Every algorithm is read and judged before anything is decrypted: one not accepted
@@ -55,7 +63,7 @@ interface KeyTransportParameters {
  * message's visible text that tells the sender nothing about the plaintext. After that,
  * every failure is `decryptionRefusal` (one answer for all).
  */
-export function decryptAssertion(encryptedAssertion: Element, keys: readonly KeyObject[]): string {
+export function decryptAssertion(encryptedAssertion: Element, keys: readonly KeyObject[]): DecryptedText {
   const [data, ...moreData] = childElements(encryptedAssertion, EncryptionNamespaces.xenc, 'EncryptedData');
   if (!data || moreData.length > 0) throw samlRefusal('idp.assertion_invalid');
   const type = attributeOf(data, 'Type');
@@ -98,11 +106,12 @@ export function decryptAssertion(encryptedAssertion: Element, keys: readonly Key
     }
   }
   if (!contentKey) throw decryptionRefusal('no-key-decrypts');
-  const plaintext = decryptContent(content, contentKey, cipherValue);
+  const { plaintext, paddingValid } = decryptContent(content, contentKey, cipherValue);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+    const xml = new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+    return { xml, failure: paddingValid ? undefined : 'content' };
   } catch {
-    throw decryptionRefusal('plaintext');
+    return { xml: new TextDecoder('utf-8').decode(plaintext), failure: paddingValid ? 'plaintext' : 'content' };
   }
 }
 
@@ -110,7 +119,7 @@ function decryptContent(
   content: { cipher: string; ivBytes: number; gcm: boolean },
   key: Buffer,
   bytes: Buffer,
-): Buffer {
+): { plaintext: Buffer; paddingValid: boolean } {
   try {
     const iv = bytes.subarray(0, content.ivBytes);
     if (content.gcm) {
@@ -118,10 +127,11 @@ function decryptContent(
       if (bytes.length < content.ivBytes + GCM_TAG_BYTES) throw new Error('short');
       const decipher = createDecipheriv(content.cipher as 'aes-128-gcm', key, iv, { authTagLength: GCM_TAG_BYTES });
       decipher.setAuthTag(bytes.subarray(bytes.length - GCM_TAG_BYTES));
-      return Buffer.concat([
+      const plaintext = Buffer.concat([
         decipher.update(bytes.subarray(content.ivBytes, bytes.length - GCM_TAG_BYTES)),
         decipher.final(),
       ]);
+      return { plaintext, paddingValid: true };
     }
     // XML Encryption 5.2: IV, then whole blocks; the last byte of the plaintext is the
     // padding length (1 to 16), the other padding bytes are arbitrary (not PKCS#7).
@@ -131,8 +141,8 @@ function decryptContent(
     decipher.setAutoPadding(false);
     const padded = Buffer.concat([decipher.update(body), decipher.final()]);
     const padding = padded[padded.length - 1] ?? 0;
-    if (padding < 1 || padding > AES_BLOCK_BYTES) throw new Error('padding');
-    return padded.subarray(0, padded.length - padding);
+    const paddingValid = padding >= 1 && padding <= AES_BLOCK_BYTES;
+    return { plaintext: paddingValid ? padded.subarray(0, padded.length - padding) : padded, paddingValid };
   } catch {
     throw decryptionRefusal('content');
   }

@@ -51,13 +51,15 @@ export function readDecryptedParts(
     encrypted = inside;
   }
 
-  const assertionXml = decryptAssertion(encrypted, keys);
-  let decrypted: DecryptedAssertionShape;
+  const { xml: assertionXml, failure } = decryptAssertion(encrypted, keys);
+  let decrypted: DecryptedAssertionShape | undefined;
   try {
     decrypted = checkDecryptedAssertionShape(parseSamlXml(assertionXml));
   } catch {
-    throw decryptionRefusal('plaintext');
+    decrypted = undefined;
   }
+  // Refused only now, a padding failure after the same parse as any other plaintext.
+  if (failure || !decrypted) throw decryptionRefusal(failure ?? 'plaintext');
 
   if (!shape.responseSignature && !decrypted.signature) throw samlRefusal('idp.signature_missing');
   if (requireSignedAssertion && !decrypted.signature) throw samlRefusal('idp.assertion_unsigned');
