@@ -74,6 +74,8 @@ interface LoadedMetadata {
  * response's shape (wrapping), SHA-256 or better, a signed Assertion when required,
  * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
  * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
+ * With an encryption key configured, an encrypted assertion is decrypted here and held to
+ * the same checks (#completeEncrypted).
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;

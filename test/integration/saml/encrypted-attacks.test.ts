@@ -320,6 +320,20 @@ describe('SAML2 encrypted-assertion attacks: every forged, misdirected or tamper
       await expectRefused(await browser.post(app.acsUrl, form), 'idp.schema_invalid');
     });
 
+    it('a session the identity provider ended (SessionNotOnOrAfter in the past): idp.assertion_expired', async () => {
+      const browser = new SamlBrowser();
+      const request = await browser.challenge(app);
+      const ended = assertionXml({
+        issuer: idp.entityId,
+        nameId: 'admin@example.com',
+        audiences: [SP_ENTITY_ID],
+        recipient: request.acsUrl,
+        inResponseTo: request.id,
+      }).replace('<saml:AuthnStatement ', '<saml:AuthnStatement SessionNotOnOrAfter="2001-01-01T00:00:00Z" ');
+      const form = idp.answer(request, SP_ENTITY_ID, { assertionXml: ended, encrypt: encrypt() });
+      await expectRefused(await browser.post(app.acsUrl, form), 'idp.assertion_expired');
+    });
+
     it('a replayed encrypted response: the flow was used up', async () => {
       const browser = new SamlBrowser();
       const request = await browser.challenge(app);

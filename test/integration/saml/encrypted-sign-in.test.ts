@@ -100,7 +100,7 @@ describe('SAML2 encrypted assertions: decrypted, then held to every check', func
     const plain = await startApp({});
     const response = await new SamlBrowser().signIn(plain, idp, { encrypt: { certificatePem: spKey.certificatePem } });
     const body = await expectCode(response, 400, 'idp.assertion_encrypted');
-    expect(body).to.contain('configure Saml2:EncryptionCertificate and EncryptionKey');
+    expect(body).to.contain('An encrypted assertion needs Saml2:EncryptionCertificate and EncryptionKey');
     const metadata = await (await fetch(plain.acsUrl)).text();
     expect(metadata).not.to.contain('use="encryption"');
   });
