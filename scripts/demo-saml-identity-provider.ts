@@ -2,7 +2,8 @@
  * A SAML 2.0 identity provider on loopback, for `npm run demo` and the browser tests.
  * Development only: in-memory state, a login form that takes any password for the two
  * demo users, responses written from templates and signed with xml-crypto (the Assertion
- * and the Response, RSA-SHA256), a signing key made at start. Nothing in src/ imports it.
+ * and the Response, RSA-SHA256), a signing key made at start, the assertion encrypted for a
+ * service provider registered with an encryption certificate. Nothing in src/ imports it.
  *
  * It serves its metadata at /metadata, takes AuthnRequests with the HTTP-Redirect binding
  * at /sso, and answers registered service providers only, with a page that POSTs the
@@ -18,12 +19,18 @@ import {
   readRedirectedAuthnRequest,
   type ReceivedAuthnRequest,
 } from './saml/authn-request.js';
+import { encryptAssertion } from './saml/assertion-encryption.js';
 import { assertionXml, encodeForPost, escapeXml, responseXml, signElement } from './saml/saml-response.js';
 import { makeSigningCredential, type SigningCredential } from './saml/signing-credential.js';
 
 export interface DemoServiceProvider {
   entityId: string;
   acsUrl: string;
+  /**
+   * The service provider's encryption certificate (PEM), as its metadata publishes it: when
+   * set, assertions to it are encrypted (AES-256-GCM, RSA-OAEP), after being signed.
+   */
+  encryptionCertificatePem?: string;
 }
 
 export interface DemoSamlIdentityProviderOptions {
@@ -60,6 +67,8 @@ export async function startDemoSamlIdentityProvider(
   const signing = makeSigningCredential({ commonName: 'demo-saml-idp' });
   const pending = new Map<string, ReceivedAuthnRequest>();
   let origin = '';
+  const serviceProviderOf = (request: ReceivedAuthnRequest) =>
+    options.serviceProviders.find((sp) => sp.entityId === request.issuer && sp.acsUrl === request.acsUrl);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', origin);
@@ -70,9 +79,7 @@ export async function startDemoSamlIdentityProvider(
     }
     if (req.method === 'GET' && url.pathname === '/sso') {
       const request = readRedirectedAuthnRequest(url);
-      const known = options.serviceProviders.some(
-        (sp) => sp.entityId === request.issuer && sp.acsUrl === request.acsUrl,
-      );
+      const known = serviceProviderOf(request);
       if (!known) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unknown service provider.');
       const key = randomBytes(16).toString('hex');
       pending.set(key, request);
@@ -86,7 +93,7 @@ export async function startDemoSamlIdentityProvider(
         return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>');
       }
       pending.delete(form.get('pending') ?? '');
-      const assertion = signElement(
+      const signedAssertion = signElement(
         assertionXml({
           issuer: entityId,
           nameId: login,
@@ -99,6 +106,10 @@ export async function startDemoSamlIdentityProvider(
         'Assertion',
         { credential: signing },
       );
+      const encryptionCertificatePem = serviceProviderOf(request)?.encryptionCertificatePem;
+      const assertion = encryptionCertificatePem
+        ? encryptAssertion(signedAssertion, { certificatePem: encryptionCertificatePem, recipient: request.issuer })
+        : signedAssertion;
       const response = signElement(
         responseXml({ issuer: entityId, destination: request.acsUrl, inResponseTo: request.id }, assertion),
         'Response',

@@ -45,6 +45,8 @@ export interface DemoSamlRegistration {
   /** The demo SAML identity provider's metadata URL. */
   metadataUrl: string;
   displayName: string;
+  /** Gatehouse's encryption key pair (PEM) when the demo encrypts assertions (`DEMO_SAML_ENCRYPT=1`). */
+  encryption?: { certificatePem: string; privateKeyPem: string };
 }
 
 /** The entity ID the demo gives Gatehouse: its ModulePath, where it serves its own SAML metadata. */
@@ -55,7 +57,8 @@ export function demoSamlEntityId(appOrigin: string): string {
 /**
  * The Saml2 provider pointed at the demo SAML identity provider, which releases the demo
  * users' permissions under a plain attribute name: a claims-transformation mapping turns it
- * into `application:permission`, as an operator would for a real identity provider.
+ * into `application:permission`, as an operator would for a real identity provider. With
+ * `encryption`, Gatehouse gets that key pair and requires encrypted assertions.
  */
 export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, string> {
   const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
@@ -66,5 +69,13 @@ export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, str
     [`${saml}MetadataUrl`]: demo.metadataUrl,
     [`${saml}ModulePath`]: '/Saml2/Acs',
     ProjectTemplate__Authentication__ClaimsTransformation__Mappings__Saml2__permissions: 'application:permission',
+    // Encrypting, the demo requires it, so that a sign-in shows the decryption at work.
+    ...(demo.encryption
+      ? {
+          [`${saml}EncryptionCertificate`]: demo.encryption.certificatePem,
+          [`${saml}EncryptionKey`]: demo.encryption.privateKeyPem,
+          [`${saml}RequireEncryptedAssertions`]: 'true',
+        }
+      : {}),
   };
 }

@@ -20,6 +20,7 @@ import {
   demoSettings,
 } from './demo-settings.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
+import { makeSigningCredential } from './saml/signing-credential.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
   console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
@@ -44,9 +45,20 @@ const idp = await startDemoIdentityProvider({
   ],
 });
 
+// DEMO_SAML_ENCRYPT=1: the SAML identity provider encrypts its assertions to an encryption
+// key pair made here for Gatehouse, which then requires encrypted assertions.
+const samlEncryption = ['1', 'true'].includes(process.env.DEMO_SAML_ENCRYPT ?? '')
+  ? makeSigningCredential({ commonName: 'gatehouse-demo-sp-encryption' })
+  : undefined;
 const samlIdp = await startDemoSamlIdentityProvider({
   port: Number(process.env.DEMO_SAML_IDP_PORT ?? 0),
-  serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
+  serviceProviders: [
+    {
+      entityId: demoSamlEntityId(appOrigin),
+      acsUrl: `${appOrigin}/Saml2/Acs`,
+      encryptionCertificatePem: samlEncryption?.certificatePem,
+    },
+  ],
 });
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
@@ -71,6 +83,7 @@ try {
         appOrigin,
         metadataUrl: samlIdp.metadataUrl,
         displayName: 'the demo SAML identity provider',
+        encryption: samlEncryption,
       }),
       ...social.env,
     },
@@ -102,6 +115,7 @@ ${users}
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
     any password), at ${samlIdp.metadataUrl}.
+    ${samlEncryption ? 'Its assertions are encrypted to Gatehouse (DEMO_SAML_ENCRYPT=1).' : 'DEMO_SAML_ENCRYPT=1 makes it encrypt its assertions to Gatehouse.'}
 
     Or sign in with a social provider, each a local server shaped like its vendor
     (same endpoints, fields and errors; it is not the vendor), choosing the same

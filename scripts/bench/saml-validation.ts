@@ -1,23 +1,28 @@
 /**
  * SAML responses validated per second, and resident memory after many, in one process.
  *
- *   node --expose-gc --import tsx scripts/bench/saml-validation.ts [count]
+ *   node --expose-gc --import tsx scripts/bench/saml-validation.ts [count] [encrypted]
  *
  * Composes the compiled Gatehouse with Saml2 enabled against a metadata document served on
  * loopback, then hands its SAML adapter `count` distinct signed responses (xml-crypto,
  * written beforehand), four at a time, each answering a challenge the adapter began: the
  * whole ACS check (decoding, shape, signatures, the checks on the signed elements, samlify
  * with the schema validation by libxml2 in WebAssembly, the replay record in the memory
- * store). Prints one JSON line.
+ * store). With `encrypted`, Gatehouse has an encryption key and every assertion arrives
+ * encrypted (AES-256-GCM, RSA-OAEP with a 2048-bit key): the cost of decrypting, measured
+ * by hand, not part of `npm run bench`. Prints one JSON line.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encryptAssertion } from '../saml/assertion-encryption.js';
 import { identityProviderMetadataXml } from '../saml/authn-request.js';
 import { assertionXml, encodeForPost, responseXml, signElement } from '../saml/saml-response.js';
 import { makeSigningCredential } from '../saml/signing-credential.js';
 import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
 
 const count = Number(process.argv[2] ?? 1000);
+const encrypted = process.argv[3] === 'encrypted';
+const encryption = encrypted ? makeSigningCredential({ commonName: 'bench-sp-encryption' }) : undefined;
 const gc = globalThis.gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 
@@ -42,6 +47,12 @@ const gatehouse = await createGatehouse({
     ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
     ProjectTemplate__Authentication__Providers__Saml2__EntityId: audience,
     ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: `${origin}/metadata`,
+    ...(encryption
+      ? {
+          ProjectTemplate__Authentication__Providers__Saml2__EncryptionCertificate: encryption.certificatePem,
+          ProjectTemplate__Authentication__Providers__Saml2__EncryptionKey: encryption.privateKeyPem,
+        }
+      : {}),
   },
   logDestination: { write: () => undefined },
 });
@@ -52,7 +63,7 @@ if (!saml) throw new Error('the Saml2 provider was not composed');
 async function prepare(index: number) {
   const start = await saml!.beginChallenge();
   const requestId = start.secrets.requestId ?? '';
-  const assertion = signElement(
+  const signed = signElement(
     assertionXml({
       issuer: entityId,
       nameId: `user-${index}@example.com`,
@@ -68,6 +79,7 @@ async function prepare(index: number) {
     'Assertion',
     { credential },
   );
+  const assertion = encryption ? encryptAssertion(signed, { certificatePem: encryption.certificatePem }) : signed;
   const xml = signElement(
     responseXml({ issuer: entityId, destination: acsUrl, inResponseTo: requestId }, assertion),
     'Response',
@@ -105,6 +117,7 @@ server.close();
 process.stdout.write(
   `${JSON.stringify({
     responses: count,
+    ...(encrypted ? { encrypted } : {}),
     perSecond: Math.round(count / seconds),
     msEach: Math.round((seconds * 1000 * 10) / count) / 10,
     rssBeforeMb: Math.round(rssBefore / 1024 / 1024),

@@ -1,4 +1,5 @@
 import { readRedirectedAuthnRequest, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
+import type { SigningCredential } from '../../scripts/saml/signing-credential.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
@@ -6,6 +7,15 @@ import { startGatehouse } from './start-gatehouse.js';
 import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
 
 export const SP_ENTITY_ID = 'https://gatehouse.test/saml';
+
+/** The settings of a service-provider encryption key pair in `slot` ('' or '2'). */
+export function encryptionSettings(pair: SigningCredential, slot: '' | '2' = ''): Record<string, string> {
+  const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
+  return {
+    [`${saml}EncryptionCertificate${slot}`]: pair.certificatePem,
+    [`${saml}EncryptionKey${slot}`]: pair.privateKeyPem,
+  };
+}
 
 export interface SamlApp {
   url: string;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encryptAssertion, type EncryptOptions } from '../../scripts/saml/assertion-encryption.js';
 import { identityProviderMetadataXml, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
 import {
   assertionXml,
@@ -40,6 +41,10 @@ export interface AnswerOptions {
   /** Sign the Assertion, the Response, both (default) or nothing. */
   sign?: 'assertion' | 'response' | 'both' | 'none';
   signing?: Partial<SignOptions>;
+  /** Replaces the templated assertion with this XML (a vendor-shaped fixture), before it is signed. */
+  assertionXml?: string;
+  /** Encrypts the assertion (after signing it, before the Response is signed), by hand with node:crypto. */
+  encrypt?: EncryptOptions;
   /** Edits the final XML (after signing): the attacks. */
   tamper?: (xml: string) => string;
 }
@@ -104,18 +109,21 @@ export class SamlTestIdentityProvider {
   /** The signed response XML to `request` for `audience`, as `options` says. */
   responseXml(request: ReceivedAuthnRequest, audience: string, options: AnswerOptions = {}): string {
     const user = SAML_USERS[options.user ?? 'admin'];
-    let assertion = assertionXml({
-      issuer: this.entityId,
-      nameId: user.nameId,
-      audiences: [audience],
-      recipient: request.acsUrl,
-      inResponseTo: request.id,
-      attributes: Object.fromEntries(Object.entries(user.attributes).map(([name, values]) => [name, [...values]])),
-      ...options.assertion,
-    });
+    let assertion =
+      options.assertionXml ??
+      assertionXml({
+        issuer: this.entityId,
+        nameId: user.nameId,
+        audiences: [audience],
+        recipient: request.acsUrl,
+        inResponseTo: request.id,
+        attributes: Object.fromEntries(Object.entries(user.attributes).map(([name, values]) => [name, [...values]])),
+        ...options.assertion,
+      });
     const sign = options.sign ?? 'both';
     const signing: SignOptions = { credential: this.credential, ...options.signing };
     if (sign === 'assertion' || sign === 'both') assertion = signElement(assertion, 'Assertion', signing);
+    if (options.encrypt) assertion = encryptAssertion(assertion, options.encrypt);
     let response = responseXml(
       { issuer: this.entityId, destination: request.acsUrl, inResponseTo: request.id, ...options.response },
       assertion,

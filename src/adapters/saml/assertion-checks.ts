@@ -57,6 +57,7 @@ export function checkAssertion(signed: SignedParts, unsignedResponse: Element, e
   if (!issuer || textOf(issuer) !== expect.issuer) throw samlRefusal('idp.issuer_mismatch');
   const conditionsUntil = checkConditions(assertion, expect);
   const confirmedUntil = checkBearerConfirmation(assertion, expect);
+  checkSessionNotOnOrAfter(assertion, expect);
   return { id, issuer: expect.issuer, acceptableUntil: Math.min(conditionsUntil, confirmedUntil) + expect.clockSkewMs };
 }
 
@@ -114,6 +115,20 @@ function checkConfirmationData(bearer: Element, expect: Expectations): number {
   // An unsolicited (IdP-initiated) assertion has no InResponseTo: it is refused here too.
   if (attributeOf(data, 'InResponseTo') !== expect.requestId) throw samlRefusal('idp.in_response_to_mismatch');
   return notOnOrAfter;
+}
+
+/**
+ * SAML Core 2.7.2: an AuthnStatement's SessionNotOnOrAfter ends the session the identity
+ * provider vouches for; a sign-in after it is refused (samlify checks it on a plain
+ * response too; a decrypted one reaches only this check).
+ */
+function checkSessionNotOnOrAfter(assertion: Element, expect: Expectations): void {
+  for (const statement of childElements(assertion, Namespaces.assertion, 'AuthnStatement')) {
+    const sessionEnd = timeAttribute(statement, 'SessionNotOnOrAfter');
+    if (sessionEnd !== undefined && expect.now - expect.clockSkewMs >= sessionEnd) {
+      throw samlRefusal('idp.assertion_expired');
+    }
+  }
 }
 
 /** SAML Core 1.3.3: times are xs:dateTime in UTC; the window is [NotBefore, NotOnOrAfter), widened by the skew. */

@@ -19,8 +19,9 @@ export interface ResponseShape {
  * - there is exactly one element called `Assertion` in the whole document, in any
  *   namespace, and it is a child of the root (SAML Profiles 4.1.4.2 allows several; a
  *   browser sign-in needs one, and one is what a wrapping attack must duplicate);
- * - no `EncryptedAssertion` (no decryption key is configured, and refusing it clearly is
- *   better than failing on "no assertion") and no `EncryptedID`;
+ * - no `EncryptedAssertion` (this is the plain response's shape: with an encryption key the
+ *   adapter takes encrypted-response-shape.ts instead; without one, refusing it clearly is
+ *   better than failing on "no assertion") and no `EncryptedID` (not supported);
  * - a `Signature` appears only as a child of the Response or of the Assertion, at most
  *   once each (a signature hidden in `Extensions`, `Object` or `SubjectConfirmationData`
  *   is what XSW shapes carry).

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import type { IdentityProviderInstance, ServiceProviderInstance } from 'samlify';
 import type { Clock } from '../../application/ports/clock.js';
 import type { HealthCheck } from '../../application/ports/health-check.js';
@@ -15,9 +15,13 @@ import type {
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import type { PemKeyPair } from '../pem-key-pair.js';
 import { assertionClaims } from './assertion-claims.js';
+import { decryptionStepOf } from './assertion-decryption.js';
 import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
+import { readDecryptedParts } from './decrypted-parts.js';
+import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-response-shape.js';
 import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './identity-provider-metadata.js';
 import { fetchMetadata } from './metadata-fetch.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
@@ -25,9 +29,11 @@ import { checkResponseShape } from './response-shape.js';
 import type { Saml2Settings } from './saml2-settings.js';
 import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
 import { metadataRefusal, samlRefusal } from './saml-refusals.js';
+import type { SchemaCheck } from './saml-schema-validation.js';
 import { reportedStatus } from './saml-status.js';
 import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
-import { readSignedParts } from './signed-parts.js';
+import { withEncryptionKeys } from './service-provider-metadata.js';
+import { readSignedParts, type SignedParts } from './signed-parts.js';
 import { isWithinValidity } from './signing-certificate.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
@@ -47,6 +53,10 @@ export interface SamlProviderOptions {
   sessionStore: SessionStore;
   logger: Logger;
   clock: Clock;
+  /** The SAML schema check (the one samlify is given), for responses this adapter decrypts itself. */
+  validateSchema: SchemaCheck;
+  /** The encryption key pairs, first one first; empty: an encrypted assertion is refused. */
+  encryptionKeys: readonly PemKeyPair[];
 }
 
 interface LoadedMetadata {
@@ -64,6 +74,8 @@ interface LoadedMetadata {
  * response's shape (wrapping), SHA-256 or better, a signed Assertion when required,
  * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
  * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
+ * With an encryption key configured, an encrypted assertion is decrypted here and held to
+ * the same checks (#completeEncrypted).
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
@@ -73,6 +85,8 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
   readonly #replay: AssertionReplayCache;
+  readonly #metadataDocument: string;
+  readonly #decryptionKeys: KeyObject[];
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -89,6 +103,11 @@ export class SamlIdentityProvider implements IdentityProvider {
       wantAssertionsSigned: settings.RequireSignedAssertions,
       clockSkewMs: CLOCK_SKEW_MS,
     });
+    this.#metadataDocument = withEncryptionKeys(
+      this.#serviceProvider.getMetadata(),
+      options.encryptionKeys.map((pair) => pair.certificateBody),
+    );
+    this.#decryptionKeys = options.encryptionKeys.map((pair) => pair.privateKey);
     this.#replay = new AssertionReplayCache(options.sessionStore);
     this.#metadata = new RefreshingMetadata({
       load: () => this.#loadMetadata(),
@@ -164,33 +183,30 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   callbackDocument(): CallbackDocument {
-    return { contentType: 'application/samlmetadata+xml', body: this.#serviceProvider.getMetadata() };
+    return { contentType: 'application/samlmetadata+xml', body: this.#metadataDocument };
   }
 
   async #complete(message: CallbackMessage, requestId: string, ids: Record<string, string>): Promise<ProviderIdentity> {
     const encoded = singleField(message.form, 'SAMLResponse');
     if (encoded === undefined) throw samlRefusal('idp.response_malformed');
     const xml = decodePostedMessage(encoded);
-    const shape = checkResponseShape(parseSamlXml(xml));
+    const document = parseSamlXml(xml);
+    if (this.#decryptionKeys.length > 0 && hasEncryptedAssertion(document)) {
+      return this.#completeEncrypted(xml, document, requestId, ids);
+    }
+    const shape = checkResponseShape(document);
     noteId(ids, 'responseId', attributeOf(shape.response, 'ID'));
     noteId(ids, 'assertionId', attributeOf(shape.assertion, 'ID'));
+    if (this.#options.settings.RequireEncryptedAssertions) throw samlRefusal('idp.assertion_unencrypted');
 
     const { metadata, entities } = await this.#metadata.get();
-    const { settings, clock } = this.#options;
-    const signed = readSignedParts(xml, shape, metadata.signingCertificates, settings.RequireSignedAssertions);
-    const now = clock.now();
-    if (settings.ValidateCertificates && !signed.signers.every((signer) => isWithinValidity(signer, now))) {
-      throw samlRefusal('idp.certificate_expired');
-    }
-    const checked = checkAssertion(signed, shape.response, {
-      issuer: metadata.entityId,
-      audience: settings.EntityId,
-      acsUrl: this.#options.acsUrl,
-      requestId,
-      now,
-      clockSkewMs: CLOCK_SKEW_MS,
-    });
-    const claims = assertionClaims(signed.assertion);
+    const signed = readSignedParts(
+      xml,
+      shape,
+      metadata.signingCertificates,
+      this.#options.settings.RequireSignedAssertions,
+    );
+    const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
 
     // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
     const [signer] = signed.signers;
@@ -201,6 +217,54 @@ export class SamlIdentityProvider implements IdentityProvider {
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
     return { claims };
+  }
+
+  /**
+   * An encrypted assertion, decrypted here (samlify's path through xml-encryption accepts
+   * RSA PKCS#1 v1.5 and Triple DES, cannot be constrained, and prints its errors), then held
+   * to every check a plain one gets, on the elements the signatures cover (DecryptedParts).
+   * samlify is not asked again: its double check would need the encrypted form. The schema
+   * check reads the response with the decrypted assertion in place.
+   */
+  async #completeEncrypted(
+    xml: string,
+    document: Document,
+    requestId: string,
+    ids: Record<string, string>,
+  ): Promise<ProviderIdentity> {
+    const shape = checkEncryptedResponseShape(document);
+    noteId(ids, 'responseId', attributeOf(shape.response, 'ID'));
+    const { metadata } = await this.#metadata.get();
+    const signed = readDecryptedParts(
+      xml,
+      shape,
+      metadata.signingCertificates,
+      this.#options.settings.RequireSignedAssertions,
+      this.#decryptionKeys,
+    );
+    noteId(ids, 'assertionId', attributeOf(signed.assertion, 'ID'));
+    const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
+    await this.#options.validateSchema(signed.decryptedResponseXml);
+    await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
+    return { claims };
+  }
+
+  /** What samlify leaves to its caller, on the signed parts: certificate validity, then checkAssertion; and the claims. */
+  #checkSigned(signed: SignedParts, unsignedResponse: Element, metadata: IdentityProviderMetadata, requestId: string) {
+    const { settings, clock } = this.#options;
+    const now = clock.now();
+    if (settings.ValidateCertificates && !signed.signers.every((signer) => isWithinValidity(signer, now))) {
+      throw samlRefusal('idp.certificate_expired');
+    }
+    const checked = checkAssertion(signed, unsignedResponse, {
+      issuer: metadata.entityId,
+      audience: settings.EntityId,
+      acsUrl: this.#options.acsUrl,
+      requestId,
+      now,
+      clockSkewMs: CLOCK_SKEW_MS,
+    });
+    return { checked, claims: assertionClaims(signed.assertion), now };
   }
 
   async #metadataOrRefusal(): Promise<LoadedMetadata> {
@@ -233,7 +297,12 @@ export class SamlIdentityProvider implements IdentityProvider {
 
   #log(stage: string, error: unknown, ids: Record<string, string>): void {
     const code = isGatehouseError(error) ? error.code : 'idp.metadata_invalid';
-    this.#options.logger.warn({ provider: this.info.key, stage, code, ...ids }, 'SAML step failed');
+    // Which decryption step failed is for the operator only: the answer is the same for all.
+    const decryption = isGatehouseError(error) ? decryptionStepOf(error) : undefined;
+    this.#options.logger.warn(
+      { provider: this.info.key, stage, code, ...(decryption ? { decryption } : {}), ...ids },
+      'SAML step failed',
+    );
   }
 }
 

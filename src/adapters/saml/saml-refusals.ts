@@ -9,7 +9,11 @@ const REFUSALS = {
   'idp.response_malformed': 'The sign-in response is not a well-formed SAML message.',
   'idp.assertion_invalid': 'The sign-in response does not have the shape of a SAML response with one assertion.',
   'idp.assertion_encrypted':
-    'The identity provider encrypted the assertion. Gatehouse holds no decryption key: ask the identity provider to send it unencrypted (TLS protects it in transit).',
+    'The identity provider encrypted the assertion or its NameID. An encrypted assertion needs Saml2:EncryptionCertificate and EncryptionKey configured here; an encrypted NameID is not supported. Or ask the identity provider to send it unencrypted (TLS protects it in transit).',
+  'idp.assertion_unencrypted':
+    'The assertion is not encrypted, and this application requires encrypted assertions (RequireEncryptedAssertions).',
+  'idp.encryption_algorithm_refused':
+    'The assertion is encrypted with an algorithm this application refuses (RSA-OAEP key transport with AES-GCM or AES-CBC only; RSA PKCS#1 v1.5 is not accepted).',
   'idp.signature_missing': 'The sign-in response carries no signature from the identity provider.',
   'idp.assertion_unsigned':
     'The assertion itself is not signed, and this application requires signed assertions (RequireSignedAssertions).',

@@ -8,4 +8,13 @@ export interface Saml2Settings extends ProviderCommonSettings {
   LoadMetadata: boolean;
   RequireSignedAssertions: boolean;
   ValidateCertificates: boolean;
+  /** PEM certificate published for encryption; empty: no encryption key (see encryption-keys.ts). */
+  EncryptionCertificate: string;
+  /** PEM private key of EncryptionCertificate (a secret). */
+  EncryptionKey: string;
+  /** A second pair for key rollover: published and tried too. */
+  EncryptionCertificate2: string;
+  EncryptionKey2: string;
+  /** Refuse a plain (unencrypted) assertion; needs an encryption key. */
+  RequireEncryptedAssertions: boolean;
 }

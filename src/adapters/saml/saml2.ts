@@ -1,6 +1,7 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
 import { provider } from '../provider-record.js';
+import { encryptionKeyProblems, readEncryptionKeys } from './encryption-keys.js';
 import type { Saml2Settings } from './saml2-settings.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
@@ -19,6 +20,11 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: true,
     RequireSignedAssertions: true,
     ValidateCertificates: true,
+    EncryptionCertificate: '',
+    EncryptionKey: '',
+    EncryptionCertificate2: '',
+    EncryptionKey2: '',
+    RequireEncryptedAssertions: false,
   },
   kinds: {
     Enabled: 'boolean',
@@ -30,6 +36,11 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: 'boolean',
     RequireSignedAssertions: 'boolean',
     ValidateCertificates: 'boolean',
+    EncryptionCertificate: 'string',
+    EncryptionKey: 'secret',
+    EncryptionCertificate2: 'string',
+    EncryptionKey2: 'secret',
+    RequireEncryptedAssertions: 'boolean',
   },
   // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
   // NameID names the user. Names fall back from the full name to the display name, then to
@@ -55,13 +66,14 @@ export const saml2 = provider<Saml2Settings>({
     ...(settings.LoadMetadata
       ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
       : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
+    ...encryptionKeyProblems(settings, check),
   ],
   async createAdapter(settings, context) {
     const [{ installSamlSchemaValidation }, { SamlIdentityProvider }] = await Promise.all([
       import('./saml-schema-validation.js'),
       import('./saml-identity-provider.js'),
     ]);
-    await installSamlSchemaValidation(context.rootDir);
+    const validateSchema = await installSamlSchemaValidation(context.rootDir);
     return new SamlIdentityProvider({
       info: context.info,
       settings,
@@ -70,6 +82,8 @@ export const saml2 = provider<Saml2Settings>({
       sessionStore: context.sessionStore,
       logger: context.logger,
       clock: context.clock,
+      validateSchema,
+      encryptionKeys: readEncryptionKeys(settings),
     });
   },
 });

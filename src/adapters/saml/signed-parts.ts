@@ -58,7 +58,7 @@ export function readSignedParts(
   let response: Element | undefined;
   let assertion: Element | undefined;
   if (shape.responseSignature) {
-    const signed = verifyEnveloped(xml, shape.response, shape.responseSignature, certificates);
+    const signed = verifySignedElement(xml, shape.response, shape.responseSignature, certificates);
     signers.push(signed.signer);
     response = signed.element;
     const [inside] = childElements(signed.element, Namespaces.assertion, 'Assertion');
@@ -66,7 +66,7 @@ export function readSignedParts(
     assertion = inside;
   }
   if (shape.assertionSignature) {
-    const signed = verifyEnveloped(xml, shape.assertion, shape.assertionSignature, certificates);
+    const signed = verifySignedElement(xml, shape.assertion, shape.assertionSignature, certificates);
     signers.push(signed.signer);
     assertion = signed.element;
   }
@@ -74,7 +74,11 @@ export function readSignedParts(
   return { response, assertion, assertionSigned: shape.assertionSignature !== undefined, signers };
 }
 
-function verifyEnveloped(
+/**
+ * Verifies one enveloped signature of `element` in the document `xml` with the metadata's
+ * certificates and returns the element as signed (see readSignedParts), and its signer.
+ */
+export function verifySignedElement(
   xml: string,
   element: Element,
   signature: Element,

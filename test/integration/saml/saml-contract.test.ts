@@ -1,4 +1,5 @@
 import { identityProviderContract } from '../identity-provider-contract.js';
-import { samlHarness } from '../../support/saml-harness.js';
+import { samlHarnessOf } from '../../support/saml-harness.js';
 
-identityProviderContract(samlHarness);
+identityProviderContract(samlHarnessOf());
+identityProviderContract(samlHarnessOf({ encrypted: true }));

@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { freePort } from '../../../scripts/free-port.js';
+import {
+  startDemoSamlIdentityProvider,
+  type DemoSamlIdentityProvider,
+} from '../../../scripts/demo-saml-identity-provider.js';
+import { demoSamlEntityId, demoSamlSettings } from '../../../scripts/demo-settings.js';
+import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
+import { SamlBrowser } from '../../support/saml-app.js';
+import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+
+/** The hidden fields of the demo identity provider's auto-submitted form. */
+function hiddenFields(page: string): Record<string, string> {
+  return Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
+  );
+}
+
+describe('the demo SAML identity provider with DEMO_SAML_ENCRYPT: assertions encrypted to Gatehouse', function () {
+  this.timeout(30_000);
+  let idp: DemoSamlIdentityProvider;
+  let app: RunningGatehouse;
+
+  before(async () => {
+    const port = await freePort();
+    const appOrigin = `http://127.0.0.1:${port}`;
+    const encryption = makeSigningCredential({ commonName: 'gatehouse-demo-sp-encryption' });
+    idp = await startDemoSamlIdentityProvider({
+      serviceProviders: [
+        {
+          entityId: demoSamlEntityId(appOrigin),
+          acsUrl: `${appOrigin}/Saml2/Acs`,
+          encryptionCertificatePem: encryption.certificatePem,
+        },
+      ],
+    });
+    app = await startGatehouse(
+      {
+        ProjectTemplate__Hosting__PublicOrigin: appOrigin,
+        ...demoSamlSettings({ appOrigin, metadataUrl: idp.metadataUrl, displayName: 'demo SAML', encryption }),
+      },
+      { port },
+    );
+  });
+  after(async () => {
+    await app?.close();
+    await idp?.close();
+  });
+
+  it('signs admin in with an encrypted assertion, and Gatehouse requires one', async () => {
+    const browser = new SamlBrowser();
+    const challenge = await browser.get(`${app.url}/External/Challenge?provider=Saml2&returnUrl=%2F`);
+    const sso = challenge.headers.get('location') ?? expect.fail('no redirect to the identity provider');
+    const loginPage = await (await fetch(sso)).text();
+    const pending = /name="pending" value="([^"]+)"/.exec(loginPage)?.[1] ?? expect.fail('no login form');
+    const answer = await fetch(new URL('/sso/login', sso), {
+      method: 'POST',
+      body: new URLSearchParams({ pending, login: 'admin', password: 'any' }),
+    });
+    const form = hiddenFields(await answer.text());
+    const xml = Buffer.from(form.SAMLResponse ?? '', 'base64').toString('utf8');
+    expect(xml).to.contain('<saml:EncryptedAssertion');
+    expect(xml).not.to.contain('Ada Admin');
+
+    const response = await browser.post(`${app.url}/Saml2/Acs`, form);
+    expect(response.status, await response.clone().text()).to.equal(302);
+    const home = await (await browser.get(`${app.url}/`)).text();
+    expect(home).to.contain('<td>Ada Admin</td>');
+    const metadata = await (await fetch(`${app.url}/Saml2/Acs`)).text();
+    expect(metadata).to.contain('use="encryption"');
+  });
+});
