@@ -53,6 +53,8 @@ export function demoSamlEntityId(appOrigin: string): string {
  * The Saml2 provider pointed at the demo SAML identity provider, which releases the demo
  * users' permissions under a plain attribute name: a claims-transformation mapping turns it
  * into `application:permission`, as an operator would for a real identity provider.
+ * IdP-initiated sign-in is allowed here, for the demo only (its portal page starts one):
+ * the default is off, and production warns when it is on.
  */
 export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, string> {
   const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
@@ -62,6 +64,7 @@ export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, str
     [`${saml}EntityId`]: demoSamlEntityId(demo.appOrigin),
     [`${saml}MetadataUrl`]: demo.metadataUrl,
     [`${saml}ModulePath`]: '/Saml2/Acs',
+    [`${saml}AllowIdpInitiated`]: 'true',
     ProjectTemplate__Authentication__ClaimsTransformation__Mappings__Saml2__permissions: 'application:permission',
   };
 }

@@ -92,7 +92,8 @@ ${users}
     Then open /Admin as each of them, and sign out from the top bar.
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
-    any password), at ${samlIdp.metadataUrl}.
+    any password), at ${samlIdp.metadataUrl}; or start from its portal,
+    ${samlIdp.portalUrl}, as users of an identity provider's app tiles do (IdP-initiated).
 
     Or sign in with a social provider, each a local server shaped like its vendor
     (same endpoints, fields and errors; it is not the vendor), choosing the same

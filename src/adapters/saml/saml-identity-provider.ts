@@ -11,6 +11,8 @@ import type {
   IdentityProvider,
   IdentityProviderInfo,
   ProviderIdentity,
+  UnsolicitedIdentity,
+  UnsolicitedSignIns,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
@@ -29,6 +31,7 @@ import { reportedStatus } from './saml-status.js';
 import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
 import { readSignedParts } from './signed-parts.js';
 import { isWithinValidity } from './signing-certificate.js';
+import { namesNoRequest } from './unsolicited-response.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
@@ -69,6 +72,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
   readonly callback: CallbackEndpoint = { messageMethods: ['POST'], maxBodyBytes: SAML_RESPONSE_LIMIT_BYTES };
   readonly healthCheck: HealthCheck;
+  readonly unsolicited?: UnsolicitedSignIns;
   readonly #options: SamlProviderOptions;
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
@@ -95,6 +99,13 @@ export class SamlIdentityProvider implements IdentityProvider {
       clock: options.clock,
       onRefreshFailed: (error) => this.#log('metadata', error, {}),
     });
+    if (settings.AllowIdpInitiated) {
+      this.unsolicited = {
+        isUnsolicited: (message) => namesNoRequest(message.form.get('SAMLResponse') ?? undefined),
+        complete: (message) => this.#completeUnsolicited(message),
+        defaultReturnUrl: settings.IdpInitiatedReturnUrl,
+      };
+    }
     this.healthCheck = {
       name: `identityProvider:${options.info.key}`,
       // Not required: an identity-provider outage must not take every replica out of
@@ -163,11 +174,31 @@ export class SamlIdentityProvider implements IdentityProvider {
     }
   }
 
+  /**
+   * An IdP-initiated response (AllowIdpInitiated): every check of a solicited one, with
+   * "names no request" in place of "answers this browser's request", and single use of its
+   * assertion in the shared store. RelayState is, by convention, where to land: returned
+   * untouched for the application to keep only if it is a local URL.
+   */
+  async #completeUnsolicited(message: CallbackMessage): Promise<UnsolicitedIdentity> {
+    const ids: Record<string, string> = {};
+    try {
+      const requestedReturnUrl = singleField(message.form, 'RelayState');
+      return { identity: await this.#complete(message, null, ids), requestedReturnUrl };
+    } catch (thrown) {
+      throw this.#refused('unsolicited', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
+    }
+  }
+
   callbackDocument(): CallbackDocument {
     return { contentType: 'application/samlmetadata+xml', body: this.#serviceProvider.getMetadata() };
   }
 
-  async #complete(message: CallbackMessage, requestId: string, ids: Record<string, string>): Promise<ProviderIdentity> {
+  async #complete(
+    message: CallbackMessage,
+    requestId: string | null,
+    ids: Record<string, string>,
+  ): Promise<ProviderIdentity> {
     const encoded = singleField(message.form, 'SAMLResponse');
     if (encoded === undefined) throw samlRefusal('idp.response_malformed');
     const xml = decodePostedMessage(encoded);

@@ -8,4 +8,8 @@ export interface Saml2Settings extends ProviderCommonSettings {
   LoadMetadata: boolean;
   RequireSignedAssertions: boolean;
   ValidateCertificates: boolean;
+  /** Accept responses that answer no request of ours (IdP-initiated sign-in, from a portal tile). */
+  AllowIdpInitiated: boolean;
+  /** Where an IdP-initiated sign-in lands when its RelayState is not a local URL: a local URL. */
+  IdpInitiatedReturnUrl: string;
 }

@@ -1,5 +1,6 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
+import { isLocalReturnUrl } from '../../domain/return-url.js';
 import { provider } from '../provider-record.js';
 import type { Saml2Settings } from './saml2-settings.js';
 
@@ -19,6 +20,8 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: true,
     RequireSignedAssertions: true,
     ValidateCertificates: true,
+    AllowIdpInitiated: false,
+    IdpInitiatedReturnUrl: '/',
   },
   kinds: {
     Enabled: 'boolean',
@@ -30,6 +33,8 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: 'boolean',
     RequireSignedAssertions: 'boolean',
     ValidateCertificates: 'boolean',
+    AllowIdpInitiated: 'boolean',
+    IdpInitiatedReturnUrl: 'string',
   },
   // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
   // NameID names the user. Names fall back from the full name to the display name, then to
@@ -55,6 +60,15 @@ export const saml2 = provider<Saml2Settings>({
     ...(settings.LoadMetadata
       ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
       : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
+    ...(isLocalReturnUrl(settings.IdpInitiatedReturnUrl)
+      ? []
+      : check.problem('IdpInitiatedReturnUrl', 'must be a local URL ("/" or "/path", no scheme or host)')),
+    ...(settings.AllowIdpInitiated && check.environment === 'production'
+      ? check.warning(
+          'AllowIdpInitiated',
+          'is true: anyone holding a valid response of your identity provider (their own, for example) can sign a visitor in to their account (login CSRF); allow IdP-initiated sign-in only if your users need portal tiles',
+        )
+      : []),
   ],
   async createAdapter(settings, context) {
     const [{ installSamlSchemaValidation }, { SamlIdentityProvider }] = await Promise.all([
