@@ -20,7 +20,11 @@ import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import { assertionClaims } from './assertion-claims.js';
 import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
-import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './identity-provider-metadata.js';
+import {
+  readIdentityProviderMetadata,
+  type IdentityProviderMetadata,
+  type MetadataTrust,
+} from './identity-provider-metadata.js';
 import { fetchMetadata } from './metadata-fetch.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
@@ -30,7 +34,7 @@ import { metadataRefusal, samlRefusal } from './saml-refusals.js';
 import { reportedStatus } from './saml-status.js';
 import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
 import { readSignedParts } from './signed-parts.js';
-import { isWithinValidity } from './signing-certificate.js';
+import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
 import { namesNoRequest } from './unsolicited-response.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
@@ -77,6 +81,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
   readonly #replay: AssertionReplayCache;
+  readonly #trust: MetadataTrust;
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -94,6 +99,14 @@ export class SamlIdentityProvider implements IdentityProvider {
       clockSkewMs: CLOCK_SKEW_MS,
     });
     this.#replay = new AssertionReplayCache(options.sessionStore);
+    const metadataSigner = settings.MetadataSigningCertificate.trim();
+    this.#trust = {
+      idpEntityId: settings.IdpEntityId,
+      signingCertificate: metadataSigner === '' ? undefined : readPemCertificate(metadataSigner),
+    };
+    if (metadataSigner !== '' && !this.#trust.signingCertificate) {
+      throw new GatehouseError('config.invalid', 'The SAML MetadataSigningCertificate is not a PEM certificate.');
+    }
     this.#metadata = new RefreshingMetadata({
       load: () => this.#loadMetadata(),
       clock: options.clock,
@@ -243,8 +256,9 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   async #loadMetadata(): Promise<LoadedMetadata> {
-    const xml = await fetchMetadata(this.#options.settings.MetadataUrl, this.#options.timeoutMs);
-    const metadata = readIdentityProviderMetadata(xml, this.#options.clock.now());
+    const { settings, timeoutMs, clock } = this.#options;
+    const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes);
+    const metadata = readIdentityProviderMetadata(xml, clock.now(), this.#trust);
     const entities = new Map<string, IdentityProviderInstance>();
     try {
       for (const certificate of metadata.signingCertificates) {

@@ -2,6 +2,8 @@ import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
 import { isLocalReturnUrl } from '../../domain/return-url.js';
 import { provider } from '../provider-record.js';
+import { DEFAULT_METADATA_MAX_BYTES, MAX_METADATA_MAX_BYTES, MIN_METADATA_MAX_BYTES } from './metadata-limits.js';
+import { readPemCertificate } from './signing-certificate.js';
 import type { Saml2Settings } from './saml2-settings.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
@@ -20,6 +22,9 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: true,
     RequireSignedAssertions: true,
     ValidateCertificates: true,
+    IdpEntityId: '',
+    MetadataSigningCertificate: '',
+    MetadataMaxBytes: DEFAULT_METADATA_MAX_BYTES,
     AllowIdpInitiated: false,
     IdpInitiatedReturnUrl: '/',
   },
@@ -33,6 +38,9 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: 'boolean',
     RequireSignedAssertions: 'boolean',
     ValidateCertificates: 'boolean',
+    IdpEntityId: 'string',
+    MetadataSigningCertificate: 'string',
+    MetadataMaxBytes: 'number',
     AllowIdpInitiated: 'boolean',
     IdpInitiatedReturnUrl: 'string',
   },
@@ -60,6 +68,17 @@ export const saml2 = provider<Saml2Settings>({
     ...(settings.LoadMetadata
       ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
       : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
+    ...(settings.MetadataSigningCertificate.trim() === '' || readPemCertificate(settings.MetadataSigningCertificate)
+      ? []
+      : check.problem('MetadataSigningCertificate', 'must be one PEM certificate (-----BEGIN CERTIFICATE----- ...)')),
+    ...(Number.isInteger(settings.MetadataMaxBytes) &&
+    settings.MetadataMaxBytes >= MIN_METADATA_MAX_BYTES &&
+    settings.MetadataMaxBytes <= MAX_METADATA_MAX_BYTES
+      ? []
+      : check.problem(
+          'MetadataMaxBytes',
+          `must be a whole number of bytes from ${MIN_METADATA_MAX_BYTES} to ${MAX_METADATA_MAX_BYTES}`,
+        )),
     ...(isLocalReturnUrl(settings.IdpInitiatedReturnUrl)
       ? []
       : check.problem('IdpInitiatedReturnUrl', 'must be a local URL ("/" or "/path", no scheme or host)')),

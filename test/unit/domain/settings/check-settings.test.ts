@@ -1,6 +1,7 @@
 import { sectionsOf } from '../../../support/provider-sections.js';
 import { builtInProviders } from '../../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
+import { makeSigningCredential } from '../../../../scripts/saml/signing-credential.js';
 import {
   checkSettings,
   registeredProviders,
@@ -257,6 +258,26 @@ describe('checkSettings', () => {
       expect(warning?.key).to.equal(`${SAML}:AllowIdpInitiated`);
       expect(warning?.message).to.contain('login CSRF');
       expect(checkSettings(settings, context()).filter((p) => p.key.startsWith(SAML))).to.deep.equal([]);
+    });
+
+    it('MetadataSigningCertificate, when set, must be one PEM certificate; MetadataMaxBytes is bounded', () => {
+      const bad = withSettings((s) =>
+        enableSaml(s, { MetadataSigningCertificate: 'SENTINEL-not-a-certificate', MetadataMaxBytes: 1024 ** 3 }),
+      );
+      const problems = errors(checkSettings(bad, context()));
+      expect(problems.map((p) => p.key)).to.have.members([
+        `${SAML}:MetadataSigningCertificate`,
+        `${SAML}:MetadataMaxBytes`,
+      ]);
+      expect(JSON.stringify(problems)).not.to.contain('SENTINEL');
+      const good = withSettings((s) =>
+        enableSaml(s, {
+          MetadataSigningCertificate: makeSigningCredential().certificatePem,
+          MetadataMaxBytes: 16 * 1024 * 1024,
+          IdpEntityId: 'https://idp.example.edu/idp/shibboleth',
+        }),
+      );
+      expect(errors(checkSettings(good, context()))).to.deep.equal([]);
     });
 
     for (const value of ['https://elsewhere.example/', '//elsewhere.example', '', 'portal']) {
