@@ -8,7 +8,8 @@
  * file, then, in a fresh process each (so that no peak of the writing counts), reads it
  * the way Gatehouse does (`readIdentityProviderMetadata`: parse, verify the federation's
  * signature when a certificate is given, select the entity by IdpEntityId, read it) and
- * prints one JSON line per run: the time the read held the event loop, the process's peak
+ * prints one JSON line per run: the time the read held its thread (in place: Gatehouse moves
+ * documents above 256 KiB to a worker thread, where it costs the same), the process's peak
  * resident memory during it, and resident and heap memory after a garbage collection with
  * only the selected entity's values kept.
  */

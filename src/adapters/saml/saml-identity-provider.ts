@@ -20,11 +20,8 @@ import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import { assertionClaims } from './assertion-claims.js';
 import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
-import {
-  readIdentityProviderMetadata,
-  type IdentityProviderMetadata,
-  type MetadataTrust,
-} from './identity-provider-metadata.js';
+import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
+import { readMetadata } from './metadata-reader.js';
 import { fetchMetadata } from './metadata-fetch.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
@@ -258,7 +255,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   async #loadMetadata(): Promise<LoadedMetadata> {
     const { settings, timeoutMs, clock } = this.#options;
     const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes);
-    const metadata = readIdentityProviderMetadata(xml, clock.now(), this.#trust);
+    const metadata = await readMetadata(xml, clock.now(), this.#trust);
     const entities = new Map<string, IdentityProviderInstance>();
     try {
       for (const certificate of metadata.signingCertificates) {

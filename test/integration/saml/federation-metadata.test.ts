@@ -7,6 +7,7 @@ import {
   type FederatedIdentityProvider,
 } from '../../../scripts/saml/federation-metadata.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
+import { OFF_THREAD_ABOVE_BYTES } from '../../../src/adapters/saml/metadata-reader.js';
 import { SamlBrowser, startSamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 
@@ -176,6 +177,55 @@ describe('SAML2 federation metadata: an aggregate of entities, IdpEntityId, the 
       );
       expect(idp.metadata()).to.match(/^<md:EntityDescriptor [^>]*><ds:Signature/);
       expect((await new SamlBrowser().signIn(app, idp)).status).to.equal(302);
+    });
+
+    it('a large signed aggregate is read in a worker thread: the event loop keeps turning while it is verified', async () => {
+      const idp = await SamlTestIdentityProvider.start();
+      running.push(idp);
+      const member = {
+        entityId: idp.entityId,
+        ssoUrl: idp.ssoUrl,
+        certificateBodies: [idp.credential.certificateBody],
+      };
+      idp.metadataOverride = signMetadata(
+        aggregateXml({ members: [member], count: 1200, fillerCertificate: filler }),
+        federation,
+      );
+      expect(Buffer.byteLength(idp.metadataOverride)).to.be.above(2.5 * 1024 * 1024);
+      const app = await startSamlApp(idp, {
+        ...trusting(idp.entityId),
+        [`${SAML}MetadataMaxBytes`]: String(4 * 1024 * 1024),
+      });
+      running.push(app);
+      let longestGapMs = 0;
+      let last = performance.now();
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        longestGapMs = Math.max(longestGapMs, now - last);
+        last = now;
+      }, 10);
+      const started = performance.now();
+      try {
+        expect((await new SamlBrowser().signIn(app, idp)).status).to.equal(302);
+      } finally {
+        clearInterval(ticker);
+      }
+      // Read in place, xml-crypto alone would hold this thread for seconds.
+      expect(performance.now() - started, 'the read takes a while').to.be.above(1000);
+      expect(longestGapMs, 'the longest pause of this thread meanwhile').to.be.below(1000);
+    });
+
+    it('a large aggregate refused in the worker thread: the reason reaches the page as from a small one', async () => {
+      const { idp } = await start((member) =>
+        aggregateXml({ members: [member], count: 200, fillerCertificate: filler }),
+      );
+      expect(Buffer.byteLength(idp.metadata())).to.be.above(OFF_THREAD_ABOVE_BYTES);
+      const app = await startSamlApp(idp, {
+        ...trusting(idp.entityId),
+        [`${SAML}MetadataMaxBytes`]: String(4 * 1024 * 1024),
+      });
+      running.push(app);
+      await expectMetadataRefused(app, 'It is not signed, and MetadataSigningCertificate asks for a signed document.');
     });
 
     it('unsigned while a certificate is configured: refused', async () => {
