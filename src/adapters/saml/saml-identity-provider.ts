@@ -68,6 +68,8 @@ interface LoadedMetadata {
  * response's shape (wrapping), SHA-256 or better, a signed Assertion when required,
  * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
  * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
+ * With AllowIdpInitiated, a response that names no request at all is checked the same way
+ * without a flow (`unsolicited`). The metadata may be a federation aggregate, signed.
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
