@@ -7,7 +7,9 @@
  *
  * It serves its metadata at /metadata, takes AuthnRequests with the HTTP-Redirect binding
  * at /sso, and answers registered service providers only, with a page that POSTs the
- * response to their Assertion Consumer Service (the HTTP-POST binding).
+ * response to their Assertion Consumer Service (the HTTP-POST binding). Its home page, /,
+ * is a portal: it starts IdP-initiated sign-ins (an unsolicited response, no InResponseTo,
+ * RelayState "/"), as the app tiles of Okta, Entra ID or ADFS do.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -45,6 +47,8 @@ export interface DemoSamlIdentityProviderOptions {
 
 export interface DemoSamlIdentityProvider {
   metadataUrl: string;
+  /** The portal page that starts IdP-initiated sign-ins. */
+  portalUrl: string;
   entityId: string;
   close(): Promise<void>;
 }
@@ -93,34 +97,34 @@ export async function startDemoSamlIdentityProvider(
         return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>');
       }
       pending.delete(form.get('pending') ?? '');
-      const signedAssertion = signElement(
-        assertionXml({
-          issuer: entityId,
-          nameId: login,
-          nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
-          audiences: [request.issuer],
-          recipient: request.acsUrl,
-          inResponseTo: request.id,
-          attributes: attributesOf(login),
-        }),
-        'Assertion',
-        { credential: signing },
+      const response = signedResponse(
+        signing,
+        entityId,
+        login,
+        { audience: request.issuer, acsUrl: request.acsUrl, ...serviceProviderOf(request) },
+        request.id,
       );
-      const encryptionCertificatePem = serviceProviderOf(request)?.encryptionCertificatePem;
-      const assertion = encryptionCertificatePem
-        ? encryptAssertion(signedAssertion, { certificatePem: encryptionCertificatePem, recipient: request.issuer })
-        : signedAssertion;
-      const response = signElement(
-        responseXml({ issuer: entityId, destination: request.acsUrl, inResponseTo: request.id }, assertion),
-        'Response',
-        { credential: signing },
+      return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), true);
+    }
+    if (req.method === 'GET' && url.pathname === '/') {
+      return void page(res, 'Demo SAML identity provider: portal', portal(options.serviceProviders));
+    }
+    if (req.method === 'POST' && url.pathname === '/portal/login') {
+      const form = new URLSearchParams(await body(req));
+      const serviceProvider = options.serviceProviders[Number(form.get('sp'))];
+      const login = form.get('login');
+      if (!serviceProvider || (login !== 'admin' && login !== 'user')) {
+        return void page(res, 'Sign-in failed', '<p>Unknown user or application. Users: admin, user.</p>');
+      }
+      // SAML Profiles 4.1.5: unsolicited, so no InResponseTo; RelayState by convention names the page to land on.
+      const response = signedResponse(
+        signing,
+        entityId,
+        login,
+        { ...serviceProvider, audience: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl },
+        null,
       );
-      return void page(
-        res,
-        'Signing you in',
-        postForm(request.acsUrl, encodeForPost(response), request.relayState),
-        true,
-      );
+      return void page(res, 'Signing you in', postForm(serviceProvider.acsUrl, response, '/'), true);
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   };
@@ -138,6 +142,7 @@ export async function startDemoSamlIdentityProvider(
   origin = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
   return {
     metadataUrl: `${origin}/metadata`,
+    portalUrl: `${origin}/`,
     entityId: `${origin}/metadata`,
     close: () =>
       new Promise<void>((resolve) => {
@@ -145,6 +150,58 @@ export async function startDemoSamlIdentityProvider(
         server.closeAllConnections();
       }),
   };
+}
+
+/** A Response and its Assertion, both signed, for `login` at `serviceProvider`, answering `inResponseTo` (null: unsolicited). */
+function signedResponse(
+  signing: SigningCredential,
+  entityId: string,
+  login: 'admin' | 'user',
+  serviceProvider: { audience: string; acsUrl: string; encryptionCertificatePem?: string },
+  inResponseTo: string | null,
+): string {
+  const signedAssertion = signElement(
+    assertionXml({
+      issuer: entityId,
+      nameId: login,
+      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+      audiences: [serviceProvider.audience],
+      recipient: serviceProvider.acsUrl,
+      inResponseTo,
+      attributes: attributesOf(login),
+    }),
+    'Assertion',
+    { credential: signing },
+  );
+  // A service provider that published an encryption certificate gets its assertions encrypted to it.
+  const { encryptionCertificatePem } = serviceProvider;
+  const assertion = encryptionCertificatePem
+    ? encryptAssertion(signedAssertion, {
+        certificatePem: encryptionCertificatePem,
+        recipient: serviceProvider.audience,
+      })
+    : signedAssertion;
+  const response = signElement(
+    responseXml({ issuer: entityId, destination: serviceProvider.acsUrl, inResponseTo }, assertion),
+    'Response',
+    { credential: signing },
+  );
+  return encodeForPost(response);
+}
+
+/** One form per registered application: sign in at the identity provider, land signed in at the application. */
+function portal(serviceProviders: DemoServiceProvider[]): string {
+  return serviceProviders
+    .map(
+      (sp, index) => `<form method="post" action="/portal/login">
+  <h2>${escapeXml(sp.entityId)}</h2>
+  <input type="hidden" name="sp" value="${index}">
+  <label>Login <input name="login"></label>
+  <label>Password <input name="password" type="password"></label>
+  <button type="submit">Sign in to this application (IdP-initiated)</button>
+</form>`,
+    )
+    .join('\n');
 }
 
 function loginForm(pendingKey: string, serviceProvider: string): string {

@@ -59,6 +59,8 @@ export function demoSamlEntityId(appOrigin: string): string {
  * users' permissions under a plain attribute name: a claims-transformation mapping turns it
  * into `application:permission`, as an operator would for a real identity provider. With
  * `encryption`, Gatehouse gets that key pair and requires encrypted assertions.
+ * IdP-initiated sign-in is allowed here, for the demo only (its portal page starts one):
+ * the default is off, and production warns when it is on.
  */
 export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, string> {
   const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
@@ -68,6 +70,7 @@ export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, str
     [`${saml}EntityId`]: demoSamlEntityId(demo.appOrigin),
     [`${saml}MetadataUrl`]: demo.metadataUrl,
     [`${saml}ModulePath`]: '/Saml2/Acs',
+    [`${saml}AllowIdpInitiated`]: 'true',
     ProjectTemplate__Authentication__ClaimsTransformation__Mappings__Saml2__permissions: 'application:permission',
     // Encrypting, the demo requires it, so that a sign-in shows the decryption at work.
     ...(demo.encryption

@@ -114,7 +114,8 @@ ${users}
     signs the browser out of Gatehouse too (back-channel logout).
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
-    any password), at ${samlIdp.metadataUrl}.
+    any password), at ${samlIdp.metadataUrl}; or start from its portal,
+    ${samlIdp.portalUrl}, as users of an identity provider's app tiles do (IdP-initiated).
     ${samlEncryption ? 'Its assertions are encrypted to Gatehouse (DEMO_SAML_ENCRYPT=1).' : 'DEMO_SAML_ENCRYPT=1 makes it encrypt its assertions to Gatehouse.'}
 
     Or sign in with a social provider, each a local server shaped like its vendor

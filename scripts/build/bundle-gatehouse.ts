@@ -21,7 +21,11 @@ export async function bundleGatehouse(outdir: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: projectRoot,
-    entryPoints: { main: join(projectRoot, 'src/bootstrap/start.ts') },
+    entryPoints: {
+      main: join(projectRoot, 'src/bootstrap/start.ts'),
+      // The worker thread that reads large SAML metadata (src/adapters/saml/metadata-reader.ts finds it here).
+      'saml-metadata-reader': join(projectRoot, 'src/adapters/saml/metadata-reader-worker.ts'),
+    },
     outdir,
     bundle: true,
     splitting: true,

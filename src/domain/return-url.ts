@@ -44,14 +44,21 @@ export function isLocalUrl(value: string): boolean {
  */
 export const MAX_RETURN_URL_LENGTH = 2048;
 
+/** True when `value` is a return URL `validateReturnUrl` keeps: local, and at most `MAX_RETURN_URL_LENGTH` characters. */
+export function isLocalReturnUrl(value: string | undefined): value is string {
+  return value !== undefined && value.length <= MAX_RETURN_URL_LENGTH && isLocalUrl(value);
+}
+
 /**
  * The URL to redirect to after sign-in: `value` when it is local and at most
- * `MAX_RETURN_URL_LENGTH` characters, otherwise `/`.
+ * `MAX_RETURN_URL_LENGTH` characters, otherwise `fallback` (`/` unless the caller has a
+ * validated local URL of its own).
  * `~/path` is app-relative in ASP.NET (`~` is the application's path base); Gatehouse is
  * always mounted at `/`, so `~/path` becomes `/path` and `~/` becomes `/`. Returning `~/...`
  * unchanged would hand the browser a relative path (`~` is an ordinary segment to it).
  */
-export function validateReturnUrl(value: string | undefined): string {
-  if (value === undefined || value.length > MAX_RETURN_URL_LENGTH || !isLocalUrl(value)) return '/';
-  return value.startsWith('~/') ? value.slice(1) : value;
+export function validateReturnUrl(value: string | undefined, fallback = '/'): string {
+  if (isLocalReturnUrl(value)) return value.startsWith('~/') ? value.slice(1) : value;
+  // The fallback is validated too: a caller's mistake still never leaves the site.
+  return fallback === '/' ? '/' : validateReturnUrl(fallback);
 }

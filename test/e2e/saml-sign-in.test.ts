@@ -131,6 +131,28 @@ describe('SAML sign-in in a real browser (chromium)', function () {
         }
       });
     }
+
+    it('starts from the identity provider’s portal (IdP-initiated, allowed by the demo settings): signed in, on the starter page', async function () {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const watch = await PageWatch.attach(context, page, ['127.0.0.1', '127.0.0.2']);
+      try {
+        const posts = watchAcsPosts(page, `${stack.appOrigin}/Saml2/Acs`);
+        await page.goto(`${stack.saml.origin}/`);
+        await page.locator('input[name="login"]').fill('admin');
+        await page.locator('input[name="password"]').fill('any password');
+        await page.getByRole('button', { name: 'Sign in to this application (IdP-initiated)' }).click();
+        await page.waitForURL(`${stack.appOrigin}/`);
+        await page.getByRole('heading', { name: `Welcome, ${DEMO_USERS.admin.name}` }).waitFor();
+        expect(posts.map((post) => new URL(post.from).origin)).to.deep.equal([stack.saml.origin, stack.appOrigin]);
+        expect(await claimRows(page)).to.deep.include.members([['application:subject', 'admin']]);
+        expect(watch.problemsOn(stack.appOrigin), 'console errors or CSP violations on Gatehouse pages').to.deep.equal(
+          [],
+        );
+      } finally {
+        await context.close();
+      }
+    });
   });
 
   describe('production posture: https through a TLS-terminating proxy, TrustProxy, NODE_ENV=production', () => {

@@ -20,6 +20,9 @@ import { CLIENT_SECRET, freePort, startIdentityProvider, TestBrowser } from '../
 import { exitOf, listeningUrl, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 import { SamlBrowser, SP_ENTITY_ID } from '../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../support/saml-identity-provider.js';
+import { aggregateXml } from '../../scripts/saml/federation-metadata.js';
+import { makeSigningCredential } from '../../scripts/saml/signing-credential.js';
+import { OFF_THREAD_ABOVE_BYTES } from '../../src/adapters/saml/metadata-reader.js';
 
 const bundleDir = join(projectRoot, 'test-artifacts', 'bundle');
 const compileCacheDir = join(bundleDir, 'compile-cache');
@@ -164,7 +167,7 @@ describe('the production bundle (what npm start runs)', function () {
     let folder: string;
     let idp: SamlTestIdentityProvider;
     let appUrl: string;
-    const runDeployed = () =>
+    const runDeployed = (env: Record<string, string> = {}) =>
       spawnEntryPoint([join(folder, 'dist', 'bundle', 'main.js')], {
         NODE_ENV: 'test',
         PORT: new URL(appUrl).port,
@@ -172,6 +175,7 @@ describe('the production bundle (what npm start runs)', function () {
         ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'true',
         ProjectTemplate__Authentication__Providers__Saml2__EntityId: SP_ENTITY_ID,
         ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: idp.metadataUrl,
+        ...env,
       });
 
     before(async () => {
@@ -222,6 +226,34 @@ describe('the production bundle (what npm start runs)', function () {
       expect(refused.status).to.equal(400);
       expect(await refused.text()).to.contain('<code>idp.schema_invalid</code>');
       expect(output().stderr).to.equal('');
+    });
+
+    it('reads a federation aggregate in its worker thread (dist/bundle/saml-metadata-reader.js) and signs in through it', async () => {
+      cpSync(join(projectRoot, 'schemas', 'saml2'), join(folder, 'schemas', 'saml2'), { recursive: true });
+      const member = {
+        entityId: idp.entityId,
+        ssoUrl: idp.ssoUrl,
+        certificateBodies: [idp.credential.certificateBody],
+      };
+      const filler = makeSigningCredential({ commonName: 'member.example.org' }).certificateBody;
+      idp.metadataOverride = aggregateXml({ members: [member], count: 200, fillerCertificate: filler });
+      expect(Buffer.byteLength(idp.metadataOverride)).to.be.above(OFF_THREAD_ABOVE_BYTES);
+      try {
+        const { child, output } = runDeployed({
+          ProjectTemplate__Authentication__Providers__Saml2__IdpEntityId: idp.entityId,
+          ProjectTemplate__Authentication__Providers__Saml2__MetadataMaxBytes: String(4 * 1024 * 1024),
+        });
+        running.push(child);
+        await listeningUrl(output, child);
+        const app = { url: appUrl, acsUrl: `${appUrl}/Saml2/Acs` };
+        const browser = new SamlBrowser();
+        const request = await browser.challenge(app);
+        const signedIn = await browser.post(app.acsUrl, idp.answer(request, SP_ENTITY_ID));
+        expect(signedIn.status, await signedIn.clone().text()).to.equal(302);
+        expect(output().stderr).to.equal('');
+      } finally {
+        idp.metadataOverride = undefined;
+      }
     });
   });
 });

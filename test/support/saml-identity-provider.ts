@@ -139,6 +139,28 @@ export class SamlTestIdentityProvider {
     return form;
   }
 
+  /**
+   * The form of an IdP-initiated sign-in (SAML Profiles 4.1.5): a response that answers no
+   * request, neither on the Response nor in the assertion, posted to `acsUrl` with
+   * `relayState` (by convention the page to land on) when given.
+   */
+  unsolicitedAnswer(
+    acsUrl: string,
+    audience: string,
+    options: AnswerOptions = {},
+    relayState?: string,
+  ): Record<string, string> {
+    const nothingAsked = { id: '', issuer: '', acsUrl, relayState: undefined, xml: '' };
+    const xml = this.responseXml(nothingAsked, audience, {
+      ...options,
+      assertion: { inResponseTo: null, ...options.assertion },
+      response: { inResponseTo: null, ...options.response },
+    });
+    const form: Record<string, string> = { SAMLResponse: encodeForPost(xml) };
+    if (relayState !== undefined) form.RelayState = relayState;
+    return form;
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.server.close(() => resolve());

@@ -14,8 +14,11 @@ export interface Expectations {
   audience: string;
   /** Our Assertion Consumer Service URL: the Response's Destination and the bearer Recipient. */
   acsUrl: string;
-  /** The ID of the AuthnRequest this browser's flow sent. */
-  requestId: string;
+  /**
+   * The ID of the AuthnRequest this browser's flow sent; null for an unsolicited
+   * (IdP-initiated) response accepted by configuration, which then must name no request.
+   */
+  requestId: string | null;
   now: number;
   /** Tolerated clock difference between the identity provider and us, in milliseconds. */
   clockSkewMs: number;
@@ -112,8 +115,11 @@ function checkConfirmationData(bearer: Element, expect: Expectations): number {
   const notOnOrAfter = timeAttribute(data, 'NotOnOrAfter');
   if (notOnOrAfter === undefined) throw samlRefusal('idp.subject_unconfirmed');
   checkWindow(timeAttribute(data, 'NotBefore'), notOnOrAfter, expect);
-  // An unsolicited (IdP-initiated) assertion has no InResponseTo: it is refused here too.
-  if (attributeOf(data, 'InResponseTo') !== expect.requestId) throw samlRefusal('idp.in_response_to_mismatch');
+  // An unsolicited (IdP-initiated) assertion has no InResponseTo: it passes only when
+  // unsolicited responses are allowed (requestId null), and one that names a request never does.
+  if ((attributeOf(data, 'InResponseTo') ?? null) !== expect.requestId) {
+    throw samlRefusal('idp.in_response_to_mismatch');
+  }
   return notOnOrAfter;
 }
 

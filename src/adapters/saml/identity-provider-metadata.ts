@@ -1,6 +1,8 @@
 import { Bindings, Namespaces } from './saml-names.js';
 import { metadataRefusal } from './saml-refusals.js';
 import { attributeOf, childElements, descendants, parseSamlXml } from './saml-xml.js';
+import { checkValidUntil, selectEntity } from './federation-metadata.js';
+import { signedMetadataRoot } from './metadata-signature.js';
 import { readSigningCertificate, type SigningCertificate } from './signing-certificate.js';
 
 /** What Gatehouse uses of an identity provider's metadata (SAML Metadata 2.4.3, IDPSSODescriptor). */
@@ -12,30 +14,42 @@ export interface IdentityProviderMetadata {
   signingCertificates: SigningCertificate[];
 }
 
+/** How far a metadata document is trusted, and which of its entities is the identity provider. */
+export interface MetadataTrust {
+  /** `IdpEntityId`: the entity to use in an aggregate; empty: the only identity provider it holds. */
+  idpEntityId: string;
+  /** `MetadataSigningCertificate`: when set, the document's root must carry a valid signature by it. */
+  signingCertificate: SigningCertificate | undefined;
+}
+
 /**
- * Reads an identity provider's metadata document (one `EntityDescriptor`). Refused, with
- * a reason for the operator that quotes nothing of the document: a DTD, another root, no
- * IDPSSODescriptor for SAML 2.0, no HTTP-Redirect SingleSignOnService, a `validUntil` in
- * the past (SAML Metadata 2.1.2), a demand for signed AuthnRequests (Gatehouse holds no
- * signing key), and above all **no signing certificate**: samlify would then trust a
- * certificate carried inside the message itself, which anyone can make.
+ * Reads an identity provider's metadata document: one `EntityDescriptor`, or a federation
+ * aggregate (`EntitiesDescriptor`) from which `trust.idpEntityId` selects the entity (see
+ * selectEntity). With a metadata signing certificate, the root's signature is verified
+ * first and only the signed content is read. Refused, with a reason for the operator that
+ * quotes nothing of the document: a DTD, another root, no IDPSSODescriptor for SAML 2.0,
+ * no HTTP-Redirect SingleSignOnService, a `validUntil` in the past (SAML Metadata 2.1.2),
+ * a demand for signed AuthnRequests (Gatehouse holds no signing key), and above all **no
+ * signing certificate**: samlify would then trust a certificate carried inside the
+ * message itself, which anyone can make.
+ *
+ * Only strings and certificates are returned: the document's DOM, tens of MB for an
+ * aggregate, is garbage as soon as this returns.
  */
-export function readIdentityProviderMetadata(xml: string, now: number): IdentityProviderMetadata {
-  const root = parseSamlXml(xml, () =>
+export function readIdentityProviderMetadata(
+  xml: string,
+  now: number,
+  trust: MetadataTrust = { idpEntityId: '', signingCertificate: undefined },
+): IdentityProviderMetadata {
+  const parsed = parseSamlXml(xml, () =>
     metadataRefusal('It is not a well-formed XML document without a DTD.'),
   ).documentElement;
-  if (root.namespaceURI !== Namespaces.metadata || root.localName !== 'EntityDescriptor') {
-    throw metadataRefusal(
-      'Its root is not a SAML 2.0 EntityDescriptor (an aggregate of several entities is not accepted).',
-    );
-  }
-  const entityId = attributeOf(root, 'entityID') ?? '';
+  const root = trust.signingCertificate ? signedMetadataRoot(xml, parsed, trust.signingCertificate) : parsed;
+  const entity = selectEntity(root, trust.idpEntityId, now);
+  const entityId = attributeOf(entity, 'entityID') ?? '';
   if (entityId === '' || entityId.length > 1024) throw metadataRefusal('It names no entityID.');
-  const validUntil = attributeOf(root, 'validUntil');
-  if (validUntil !== undefined && !(Date.parse(validUntil) > now)) {
-    throw metadataRefusal('Its validUntil lies in the past, or is not a date.');
-  }
-  const descriptor = childElements(root, Namespaces.metadata, 'IDPSSODescriptor').find((candidate) =>
+  if (entity !== root) checkValidUntil(entity, now);
+  const descriptor = childElements(entity, Namespaces.metadata, 'IDPSSODescriptor').find((candidate) =>
     (attributeOf(candidate, 'protocolSupportEnumeration') ?? '').split(/\s+/).includes(Namespaces.protocol),
   );
   if (!descriptor) throw metadataRefusal('It has no IDPSSODescriptor supporting SAML 2.0.');

@@ -1,16 +1,13 @@
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import { metadataRefusal } from './saml-refusals.js';
 
-/** An identity provider's own metadata is a few KiB; 1 MiB leaves room for many certificates and endpoints. */
-export const MAX_METADATA_BYTES = 1024 * 1024;
-
 /**
  * Fetches a metadata document: one GET, no redirect followed (the configured URL is the
  * one trusted), the whole exchange, body included, within `timeoutMs`, and at most
- * `MAX_METADATA_BYTES` read. Failures are `idp.timeout`, `idp.unreachable` or
+ * `maxBytes` (`MetadataMaxBytes`) read. Failures are `idp.timeout`, `idp.unreachable` or
  * `idp.metadata_invalid`, never the library's error (which may quote the URL).
  */
-export async function fetchMetadata(url: string, timeoutMs: number): Promise<string> {
+export async function fetchMetadata(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(url, {
@@ -27,11 +24,11 @@ export async function fetchMetadata(url: string, timeoutMs: number): Promise<str
       );
     }
     const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > MAX_METADATA_BYTES) {
+    if (declared > maxBytes) {
       await response.body?.cancel();
-      throw metadataRefusal('It is larger than 1 MiB.');
+      throw tooLarge(maxBytes);
     }
-    return await readBounded(response);
+    return await readBounded(response, maxBytes);
   } catch (error) {
     if (isGatehouseError(error)) throw error;
     if (deadline.aborted) {
@@ -45,15 +42,19 @@ export async function fetchMetadata(url: string, timeoutMs: number): Promise<str
   }
 }
 
-async function readBounded(response: Response): Promise<string> {
+function tooLarge(maxBytes: number) {
+  return metadataRefusal(`It is larger than MetadataMaxBytes (${maxBytes} bytes).`);
+}
+
+async function readBounded(response: Response, maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = response.body?.getReader();
   for (let read = await reader?.read(); reader && read && !read.done; read = await reader.read()) {
     size += read.value.byteLength;
-    if (size > MAX_METADATA_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw metadataRefusal('It is larger than 1 MiB.');
+      throw tooLarge(maxBytes);
     }
     chunks.push(read.value);
   }

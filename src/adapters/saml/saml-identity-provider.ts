@@ -11,6 +11,8 @@ import type {
   IdentityProvider,
   IdentityProviderInfo,
   ProviderIdentity,
+  UnsolicitedIdentity,
+  UnsolicitedSignIns,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
@@ -22,7 +24,8 @@ import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
 import { readDecryptedParts } from './decrypted-parts.js';
 import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-response-shape.js';
-import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './identity-provider-metadata.js';
+import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
+import { readMetadata } from './metadata-reader.js';
 import { fetchMetadata } from './metadata-fetch.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
@@ -34,7 +37,8 @@ import { reportedStatus } from './saml-status.js';
 import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
 import { withEncryptionKeys } from './service-provider-metadata.js';
 import { readSignedParts, type SignedParts } from './signed-parts.js';
-import { isWithinValidity } from './signing-certificate.js';
+import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
+import { namesNoRequest } from './unsolicited-response.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
@@ -75,18 +79,21 @@ interface LoadedMetadata {
  * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
  * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
  * With an encryption key configured, an encrypted assertion is decrypted here and held to
- * the same checks (#completeEncrypted).
+ * the same checks (#completeEncrypted). With AllowIdpInitiated, a response that names no request at all is checked the same way
+ * without a flow (`unsolicited`). The metadata may be a federation aggregate, signed.
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
   readonly callback: CallbackEndpoint = { messageMethods: ['POST'], maxBodyBytes: SAML_RESPONSE_LIMIT_BYTES };
   readonly healthCheck: HealthCheck;
+  readonly unsolicited?: UnsolicitedSignIns;
   readonly #options: SamlProviderOptions;
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
   readonly #replay: AssertionReplayCache;
   readonly #metadataDocument: string;
   readonly #decryptionKeys: KeyObject[];
+  readonly #trust: MetadataTrust;
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -109,11 +116,26 @@ export class SamlIdentityProvider implements IdentityProvider {
     );
     this.#decryptionKeys = options.encryptionKeys.map((pair) => pair.privateKey);
     this.#replay = new AssertionReplayCache(options.sessionStore);
+    const metadataSigner = settings.MetadataSigningCertificate.trim();
+    this.#trust = {
+      idpEntityId: settings.IdpEntityId,
+      signingCertificate: metadataSigner === '' ? undefined : readPemCertificate(metadataSigner),
+    };
+    if (metadataSigner !== '' && !this.#trust.signingCertificate) {
+      throw new GatehouseError('config.invalid', 'The SAML MetadataSigningCertificate is not a PEM certificate.');
+    }
     this.#metadata = new RefreshingMetadata({
       load: () => this.#loadMetadata(),
       clock: options.clock,
       onRefreshFailed: (error) => this.#log('metadata', error, {}),
     });
+    if (settings.AllowIdpInitiated) {
+      this.unsolicited = {
+        isUnsolicited: (message) => namesNoRequest(message.form.get('SAMLResponse') ?? undefined),
+        complete: (message) => this.#completeUnsolicited(message),
+        defaultReturnUrl: settings.IdpInitiatedReturnUrl,
+      };
+    }
     this.healthCheck = {
       name: `identityProvider:${options.info.key}`,
       // Not required: an identity-provider outage must not take every replica out of
@@ -182,11 +204,31 @@ export class SamlIdentityProvider implements IdentityProvider {
     }
   }
 
+  /**
+   * An IdP-initiated response (AllowIdpInitiated): every check of a solicited one, with
+   * "names no request" in place of "answers this browser's request", and single use of its
+   * assertion in the shared store. RelayState is, by convention, where to land: returned
+   * untouched for the application to keep only if it is a local URL.
+   */
+  async #completeUnsolicited(message: CallbackMessage): Promise<UnsolicitedIdentity> {
+    const ids: Record<string, string> = {};
+    try {
+      const requestedReturnUrl = singleField(message.form, 'RelayState');
+      return { identity: await this.#complete(message, null, ids), requestedReturnUrl };
+    } catch (thrown) {
+      throw this.#refused('unsolicited', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
+    }
+  }
+
   callbackDocument(): CallbackDocument {
     return { contentType: 'application/samlmetadata+xml', body: this.#metadataDocument };
   }
 
-  async #complete(message: CallbackMessage, requestId: string, ids: Record<string, string>): Promise<ProviderIdentity> {
+  async #complete(
+    message: CallbackMessage,
+    requestId: string | null,
+    ids: Record<string, string>,
+  ): Promise<ProviderIdentity> {
     const encoded = singleField(message.form, 'SAMLResponse');
     if (encoded === undefined) throw samlRefusal('idp.response_malformed');
     const xml = decodePostedMessage(encoded);
@@ -229,7 +271,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   async #completeEncrypted(
     xml: string,
     document: Document,
-    requestId: string,
+    requestId: string | null,
     ids: Record<string, string>,
   ): Promise<ProviderIdentity> {
     const shape = checkEncryptedResponseShape(document);
@@ -250,7 +292,12 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   /** What samlify leaves to its caller, on the signed parts: certificate validity, then checkAssertion; and the claims. */
-  #checkSigned(signed: SignedParts, unsignedResponse: Element, metadata: IdentityProviderMetadata, requestId: string) {
+  #checkSigned(
+    signed: SignedParts,
+    unsignedResponse: Element,
+    metadata: IdentityProviderMetadata,
+    requestId: string | null,
+  ) {
     const { settings, clock } = this.#options;
     const now = clock.now();
     if (settings.ValidateCertificates && !signed.signers.every((signer) => isWithinValidity(signer, now))) {
@@ -276,8 +323,9 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   async #loadMetadata(): Promise<LoadedMetadata> {
-    const xml = await fetchMetadata(this.#options.settings.MetadataUrl, this.#options.timeoutMs);
-    const metadata = readIdentityProviderMetadata(xml, this.#options.clock.now());
+    const { settings, timeoutMs, clock } = this.#options;
+    const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes);
+    const metadata = await readMetadata(xml, clock.now(), this.#trust);
     const entities = new Map<string, IdentityProviderInstance>();
     try {
       for (const certificate of metadata.signingCertificates) {

@@ -17,4 +17,14 @@ export interface Saml2Settings extends ProviderCommonSettings {
   EncryptionKey2: string;
   /** Refuse a plain (unencrypted) assertion; needs an encryption key. */
   RequireEncryptedAssertions: boolean;
+  /** Accept responses that answer no request of ours (IdP-initiated sign-in, from a portal tile). */
+  AllowIdpInitiated: boolean;
+  /** The identity provider's entityID in a federation aggregate; empty: the aggregate's only identity provider. */
+  IdpEntityId: string;
+  /** PEM certificate whose key must have signed the metadata document's root; empty: trusted through TLS alone. */
+  MetadataSigningCertificate: string;
+  /** The largest metadata document read, in bytes. */
+  MetadataMaxBytes: number;
+  /** Where an IdP-initiated sign-in lands when its RelayState is not a local URL: a local URL. */
+  IdpInitiatedReturnUrl: string;
 }

@@ -1,7 +1,10 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
+import { isLocalReturnUrl } from '../../domain/return-url.js';
 import { provider } from '../provider-record.js';
 import { encryptionKeyProblems, readEncryptionKeys } from './encryption-keys.js';
+import { DEFAULT_METADATA_MAX_BYTES, MAX_METADATA_MAX_BYTES, MIN_METADATA_MAX_BYTES } from './metadata-limits.js';
+import { readPemCertificate } from './signing-certificate.js';
 import type { Saml2Settings } from './saml2-settings.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
@@ -25,6 +28,11 @@ export const saml2 = provider<Saml2Settings>({
     EncryptionCertificate2: '',
     EncryptionKey2: '',
     RequireEncryptedAssertions: false,
+    IdpEntityId: '',
+    MetadataSigningCertificate: '',
+    MetadataMaxBytes: DEFAULT_METADATA_MAX_BYTES,
+    AllowIdpInitiated: false,
+    IdpInitiatedReturnUrl: '/',
   },
   kinds: {
     Enabled: 'boolean',
@@ -41,6 +49,11 @@ export const saml2 = provider<Saml2Settings>({
     EncryptionCertificate2: 'string',
     EncryptionKey2: 'secret',
     RequireEncryptedAssertions: 'boolean',
+    IdpEntityId: 'string',
+    MetadataSigningCertificate: 'string',
+    MetadataMaxBytes: 'number',
+    AllowIdpInitiated: 'boolean',
+    IdpInitiatedReturnUrl: 'string',
   },
   // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
   // NameID names the user. Names fall back from the full name to the display name, then to
@@ -67,6 +80,26 @@ export const saml2 = provider<Saml2Settings>({
       ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
       : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
     ...encryptionKeyProblems(settings, check),
+    ...(settings.MetadataSigningCertificate.trim() === '' || readPemCertificate(settings.MetadataSigningCertificate)
+      ? []
+      : check.problem('MetadataSigningCertificate', 'must be one PEM certificate (-----BEGIN CERTIFICATE----- ...)')),
+    ...(Number.isInteger(settings.MetadataMaxBytes) &&
+    settings.MetadataMaxBytes >= MIN_METADATA_MAX_BYTES &&
+    settings.MetadataMaxBytes <= MAX_METADATA_MAX_BYTES
+      ? []
+      : check.problem(
+          'MetadataMaxBytes',
+          `must be a whole number of bytes from ${MIN_METADATA_MAX_BYTES} to ${MAX_METADATA_MAX_BYTES}`,
+        )),
+    ...(isLocalReturnUrl(settings.IdpInitiatedReturnUrl)
+      ? []
+      : check.problem('IdpInitiatedReturnUrl', 'must be a local URL ("/" or "/path", no scheme or host)')),
+    ...(settings.AllowIdpInitiated && check.environment === 'production'
+      ? check.warning(
+          'AllowIdpInitiated',
+          'is true: anyone holding a valid response of your identity provider (their own, for example) can sign a visitor in to their account (login CSRF); allow IdP-initiated sign-in only if your users need portal tiles',
+        )
+      : []),
   ],
   async createAdapter(settings, context) {
     const [{ installSamlSchemaValidation }, { SamlIdentityProvider }] = await Promise.all([

@@ -113,8 +113,13 @@ export function verifySignedElement(
   throw samlRefusal('idp.signature_invalid');
 }
 
-/** The algorithms and the reference, read from the signature before it is verified. */
-function checkAlgorithms(signature: Element, id: string): void {
+/**
+ * The algorithms and the reference, read from the signature before it is verified: one
+ * SignedInfo, RSA-SHA256/512, a known canonicalization, exactly one Reference, to `#id`,
+ * a SHA-256/512 digest, and only canonicalization and enveloped-signature transforms.
+ * Also used for signed metadata, whose caller turns the refusal into its own.
+ */
+export function checkAlgorithms(signature: Element, id: string): void {
   const [signedInfo, ...extraSignedInfo] = childElements(signature, Namespaces.signature, 'SignedInfo');
   if (!signedInfo || extraSignedInfo.length > 0) throw samlRefusal('idp.signature_invalid');
   const algorithm = (name: string) => {

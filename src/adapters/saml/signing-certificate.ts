@@ -28,6 +28,12 @@ export function readSigningCertificate(text: string): SigningCertificate | undef
   }
 }
 
+/** Parses one PEM certificate (`-----BEGIN CERTIFICATE-----` ... `-----END CERTIFICATE-----`); undefined otherwise. */
+export function readPemCertificate(pem: string): SigningCertificate | undefined {
+  const match = /^\s*-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----\s*$/.exec(pem);
+  return match?.[1] === undefined ? undefined : readSigningCertificate(match[1]);
+}
+
 /** True when `now` lies within the certificate's validity period (RFC 5280 4.1.2.5). */
 export function isWithinValidity(certificate: SigningCertificate, now: number): boolean {
   return certificate.notBefore <= now && now <= certificate.notAfter;

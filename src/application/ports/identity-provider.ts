@@ -90,6 +90,30 @@ export interface LogoutNotice {
   endedSessions: readonly string[];
 }
 
+/** What an unsolicited message yields once every check passed: the identity, and where the message asks to land. */
+export interface UnsolicitedIdentity {
+  identity: ProviderIdentity;
+  /** The return URL the message names (SAML `RelayState`), untrusted: the caller keeps it only if it is local. */
+  requestedReturnUrl: string | undefined;
+}
+
+/**
+ * Sign-ins the provider starts on its own (SAML IdP-initiated sign-in from a portal tile),
+ * offered only when configured: they have no flow, so nothing binds them to the browser
+ * that receives them (login CSRF is the accepted trade-off).
+ */
+export interface UnsolicitedSignIns {
+  /**
+   * True when the message names no request it answers, read without any check. A message
+   * that names one (even a request nobody made) is never unsolicited: it goes the flow's way.
+   */
+  isUnsolicited(message: CallbackMessage): boolean;
+  /** Completes it with every check of a solicited answer but the request binding; its single use holds across instances. */
+  complete(message: CallbackMessage): Promise<UnsolicitedIdentity>;
+  /** Where to land when the message names no local return URL: a local URL, checked at startup. */
+  readonly defaultReturnUrl: string;
+}
+
 /**
  * One external identity provider (OpenID Connect, SAML2, a social provider), whatever its
  * protocol. The application's sign-in bookkeeping (flow records, their binding to the
@@ -117,6 +141,8 @@ export interface IdentityProvider {
   reportedError(message: CallbackMessage): GatehouseError | undefined;
   /** Completes the sign-in from the message and the secrets kept for its flow: claims, and the provider session to keep, if any. */
   completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity>;
+  /** Present only when the provider is configured to accept sign-ins it starts itself. */
+  readonly unsolicited?: UnsolicitedSignIns;
   /** What a GET at the callback path serves when GET carries no message there (SAML service-provider metadata). */
   callbackDocument?(): CallbackDocument;
   /**

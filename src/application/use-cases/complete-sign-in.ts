@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
 import { subjectOf } from '../../domain/claims/principal.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import { validateReturnUrl } from '../../domain/return-url.js';
 import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { randomToken } from '../random-token.js';
 import type { ProviderDefinition } from '../../domain/providers/provider-definition.js';
@@ -13,6 +14,7 @@ import {
   type CallbackMessage,
   type IdentityProvider,
   type ProviderIdentity,
+  type UnsolicitedSignIns,
 } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
@@ -51,7 +53,8 @@ const noFlow = () =>
  *    this browser's binding, then taken (used up) and checked for age and provider, all
  *    *before* the adapter processes any token or assertion (openid-client, for one, fails
  *    open when a check value is undefined, so a message without its flow must never
- *    reach it);
+ *    reach it); the one exception is a message the adapter itself calls unsolicited
+ *    (names no request) when it is configured to accept such sign-ins;
  * 2. the adapter turns the message into claims (and what it keeps of the session); the claims are normalized;
  * 3. the sign-in is established: its records are written, the earlier sign-in of this
  *    browser is released, and the session is rotated to a new id pointing to the new
@@ -83,19 +86,44 @@ export class CompleteSignIn {
     try {
       const provider = this.providers.find((candidate) => candidate.info.key === key);
       if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
-      const flow = await this.takeFlow(provider, input);
-      const reported = provider.reportedError(input.message);
-      if (reported) throw reported;
-
-      const identity = await provider.completeCallback(input.message, flow.secrets);
+      const { identity, returnUrl } = provider.unsolicited?.isUnsolicited(input.message)
+        ? await this.completeUnsolicited(provider, provider.unsolicited, input)
+        : await this.completeAnswer(provider, input);
       const { subject, publicId } = await this.establish(provider, identity, input.session, input.device);
       this.audit.record({ type: 'signin.succeeded', request, provider: key, subject, session: publicId });
-      return { returnUrl: flow.returnUrl };
+      return { returnUrl };
     } catch (error) {
       const code = isGatehouseError(error) ? error.code : 'internal_error.unexpected';
       this.audit.record({ type: 'signin.failed', request, provider: key, code });
       throw error;
     }
+  }
+
+  /** An answer to a flow this browser started: the flow first, then the provider's refusal, then the message. */
+  private async completeAnswer(
+    provider: IdentityProvider,
+    input: CompleteSignInInput,
+  ): Promise<{ identity: ProviderIdentity; returnUrl: string }> {
+    const flow = await this.takeFlow(provider, input);
+    const reported = provider.reportedError(input.message);
+    if (reported) throw reported;
+    return { identity: await provider.completeCallback(input.message, flow.secrets), returnUrl: flow.returnUrl };
+  }
+
+  /**
+   * A sign-in the provider started on its own, which it was configured to allow: no flow to
+   * find, every other check by the adapter, and a landing page that is a local URL the
+   * message names or else the configured one (never anywhere else).
+   */
+  private async completeUnsolicited(
+    provider: IdentityProvider,
+    unsolicited: UnsolicitedSignIns,
+    input: CompleteSignInInput,
+  ): Promise<{ identity: ProviderIdentity; returnUrl: string }> {
+    const reported = provider.reportedError(input.message);
+    if (reported) throw reported;
+    const { identity, requestedReturnUrl } = await unsolicited.complete(input.message);
+    return { identity, returnUrl: validateReturnUrl(requestedReturnUrl, unsolicited.defaultReturnUrl) };
   }
 
   private async takeFlow(provider: IdentityProvider, input: CompleteSignInInput): Promise<Flow> {

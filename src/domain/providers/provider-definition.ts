@@ -24,6 +24,8 @@ export interface ProviderChecks {
   absoluteUrl(name: string, value: string): SettingsProblem[];
   /** A problem with the key, worded as the rule wants it. */
   problem(name: string, message: string): SettingsProblem[];
+  /** A warning about the key: logged at startup, the process starts. */
+  warning(name: string, message: string): SettingsProblem[];
 }
 
 /**

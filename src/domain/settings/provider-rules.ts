@@ -1,6 +1,6 @@
 import type { ProviderChecks, ProviderDefinition } from '../providers/provider-definition.js';
 import { callbackPathOf } from '../providers/provider-definition.js';
-import { error, keyOf, type SettingsProblem } from './problem.js';
+import { error, keyOf, warning, type SettingsProblem } from './problem.js';
 import type { Environment, ProviderCommonSettings } from './settings.js';
 import { httpsRequirementMessage, isLocalPath, parseHttpUrl } from './url-rules.js';
 
@@ -47,6 +47,7 @@ function providerChecks(provider: string, environment: Environment): ProviderChe
     environment,
     key,
     problem,
+    warning: (name, message) => [warning(key(name), message)],
     required,
     optionalHttpsUrl,
     httpsUrl: (name, value) => (value.trim() === '' ? required(name, value) : optionalHttpsUrl(name, value)),

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { newSamlId } from '../../../scripts/saml/saml-response.js';
 import { replayKey } from '../../../src/adapters/saml/assertion-replay-cache.js';
+import { continuationOf } from '../../support/deliver-answer.js';
 import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 
@@ -21,6 +22,7 @@ else
         ProjectTemplate__Session__Store: 'Redis',
         ProjectTemplate__Session__Redis__Url: redisUrl,
         ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
+        ProjectTemplate__Authentication__Providers__Saml2__AllowIdpInitiated: 'true',
       };
       a = await startSamlApp(idp, shared);
       // One public origin for both, as behind one load balancer: the same ACS URL.
@@ -60,5 +62,23 @@ else
       const third = new SamlBrowser();
       const thirdRequest = await third.challenge(b);
       expect((await third.post(`${b.url}/Saml2/Acs`, idp.answer(thirdRequest, SP_ENTITY_ID))).status).to.equal(302);
+    });
+
+    it('an IdP-initiated response used on A is refused on B: its assertion is recorded in the shared store too', async () => {
+      const assertionId = newSamlId();
+      const form = idp.unsolicitedAnswer(a.acsUrl, SP_ENTITY_ID, { assertion: { assertionId } });
+      const deliver = async (app: SamlApp) => {
+        const browser = new SamlBrowser();
+        const first = await fetch(`${app.url}/Saml2/Acs`, { method: 'POST', body: new URLSearchParams(form) });
+        const { action, fields } = continuationOf(await first.text(), app.url);
+        return { response: await browser.post(action, fields), browser };
+      };
+      expect((await deliver(a)).response.status).to.equal(302);
+      expect(await b.gatehouse.stores.sessions.get(replayKey(idp.entityId, assertionId))).to.deep.equal({});
+      const { response, browser } = await deliver(b);
+      const body = await response.text();
+      expect(response.status, body.slice(0, 300)).to.equal(400);
+      expect(body).to.contain('<code>idp.assertion_replayed</code>');
+      expect(browser.sessionToken(b.url)).to.equal(undefined);
     });
   });

@@ -146,4 +146,12 @@ describe('validateReturnUrl', () => {
       expect(isLocalUrl(result), value).to.equal(true);
     }
   });
+
+  it('continues with the fallback instead of / when the value is not local, and never with a fallback that is not local', () => {
+    expect(validateReturnUrl('https://evil.example', '/portal')).to.equal('/portal');
+    expect(validateReturnUrl(undefined, '~/portal')).to.equal('/portal');
+    expect(validateReturnUrl('/reports', '/portal')).to.equal('/reports');
+    const escaped = hostile.filter(([, value]) => validateReturnUrl(value, value) !== '/');
+    expect(escaped).to.deep.equal([]);
+  });
 });

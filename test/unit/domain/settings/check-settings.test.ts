@@ -1,6 +1,7 @@
 import { sectionsOf } from '../../../support/provider-sections.js';
 import { builtInProviders } from '../../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
+import { makeSigningCredential } from '../../../../scripts/saml/signing-credential.js';
 import {
   checkSettings,
   registeredProviders,
@@ -253,6 +254,66 @@ describe('checkSettings', () => {
       'ProjectTemplate:Authentication:Providers:Social3:ClientId',
       'ProjectTemplate:Authentication:Providers:Social3:ClientSecret',
     ]);
+  });
+
+  describe('Saml2 IdP-initiated sign-in', () => {
+    const SAML = 'ProjectTemplate:Authentication:Providers:Saml2';
+    const enableSaml = (s: ProjectTemplateSettings, extra: Record<string, unknown>) =>
+      Object.assign(sectionsOf(s).Saml2, {
+        Enabled: true,
+        EntityId: 'https://app.example.com/saml',
+        MetadataUrl: 'https://idp.example.com/metadata',
+        ...extra,
+      });
+
+    it('is off by default and then warns nowhere', () => {
+      const settings = withSettings((s) => enableSaml(s, {}));
+      expect(sectionsOf(settings).Saml2.AllowIdpInitiated).to.equal(false);
+      expect(sectionsOf(settings).Saml2.IdpInitiatedReturnUrl).to.equal('/');
+      const problems = checkSettings(settings, context({ environment: 'production' }));
+      expect(problems.filter((p) => p.key.startsWith(SAML))).to.deep.equal([]);
+    });
+
+    it('on in production: a warning naming AllowIdpInitiated and the login-CSRF risk; none in development', () => {
+      const settings = withSettings((s) => enableSaml(s, { AllowIdpInitiated: true }));
+      const [warning, ...more] = checkSettings(settings, context({ environment: 'production' })).filter((p) =>
+        p.key.startsWith(SAML),
+      );
+      expect(more).to.deep.equal([]);
+      expect(warning?.severity).to.equal('warning');
+      expect(warning?.key).to.equal(`${SAML}:AllowIdpInitiated`);
+      expect(warning?.message).to.contain('login CSRF');
+      expect(checkSettings(settings, context()).filter((p) => p.key.startsWith(SAML))).to.deep.equal([]);
+    });
+
+    it('MetadataSigningCertificate, when set, must be one PEM certificate; MetadataMaxBytes is bounded', () => {
+      const bad = withSettings((s) =>
+        enableSaml(s, { MetadataSigningCertificate: 'SENTINEL-not-a-certificate', MetadataMaxBytes: 1024 ** 3 }),
+      );
+      const problems = errors(checkSettings(bad, context()));
+      expect(problems.map((p) => p.key)).to.have.members([
+        `${SAML}:MetadataSigningCertificate`,
+        `${SAML}:MetadataMaxBytes`,
+      ]);
+      expect(JSON.stringify(problems)).not.to.contain('SENTINEL');
+      const good = withSettings((s) =>
+        enableSaml(s, {
+          MetadataSigningCertificate: makeSigningCredential().certificatePem,
+          MetadataMaxBytes: 16 * 1024 * 1024,
+          IdpEntityId: 'https://idp.example.edu/idp/shibboleth',
+        }),
+      );
+      expect(errors(checkSettings(good, context()))).to.deep.equal([]);
+    });
+
+    for (const value of ['https://elsewhere.example/', '//elsewhere.example', '', 'portal']) {
+      it(`IdpInitiatedReturnUrl ${JSON.stringify(value)} is refused: it must be a local URL`, () => {
+        const settings = withSettings((s) => enableSaml(s, { IdpInitiatedReturnUrl: value }));
+        const problems = errors(checkSettings(settings, context()));
+        expect(problems.map((p) => p.key)).to.deep.equal([`${SAML}:IdpInitiatedReturnUrl`]);
+        expect(problems[0]?.message).to.contain('must be a local URL');
+      });
+    }
   });
 
   describe('social providers', () => {
