@@ -210,9 +210,11 @@ describe('SAML2 federation metadata: an aggregate of entities, IdpEntityId, the 
       } finally {
         clearInterval(ticker);
       }
-      // Read in place, xml-crypto alone would hold this thread for seconds.
-      expect(performance.now() - started, 'the read takes a while').to.be.above(1000);
-      expect(longestGapMs, 'the longest pause of this thread meanwhile').to.be.below(1000);
+      // Read in place, xml-crypto would hold this thread for nearly the whole sign-in (the
+      // longest pause about equal to it); off the thread, no pause comes near half of it,
+      // however fast or loaded the machine is.
+      const elapsedMs = performance.now() - started;
+      expect(longestGapMs, 'the longest pause of this thread meanwhile').to.be.below(elapsedMs / 2);
     });
 
     it('a large aggregate refused in the worker thread: the reason reaches the page as from a small one', async () => {
