@@ -19,6 +19,7 @@ import { RefreshProviderSession } from '../application/use-cases/refresh-provide
 import { SignOut } from '../application/use-cases/sign-out.js';
 import { EndSessions } from '../application/use-cases/end-sessions.js';
 import { ManageSessions } from '../application/use-cases/manage-sessions.js';
+import { ReceiveProviderLogout } from '../application/use-cases/receive-provider-logout.js';
 import { SessionIndex } from '../application/sign-in/session-index.js';
 import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
@@ -87,6 +88,7 @@ export async function composeServices(
   container.registerSingleton(EndSessions);
   container.registerSingleton(ManageSessions);
   container.registerSingleton(SignOut);
+  container.registerSingleton(ReceiveProviderLogout);
   container.registerSingleton(AuthenticateSession);
   return container;
 }

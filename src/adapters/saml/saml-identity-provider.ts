@@ -10,7 +10,10 @@ import type {
   FlowSecrets,
   IdentityProvider,
   IdentityProviderInfo,
+  LogoutEndpoint,
   ProviderIdentity,
+  ProviderLogout,
+  ProviderSessionRecord,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
@@ -20,13 +23,20 @@ import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
 import { readIdentityProviderMetadata, type IdentityProviderMetadata } from './identity-provider-metadata.js';
 import { fetchMetadata } from './metadata-fetch.js';
+import { authnRequestXml, newRequestId } from './outgoing-messages.js';
+import type { PemKeyPair } from './pem-key-pair.js';
+import { redirectBindingUrl } from './redirect-binding.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
 import type { Saml2Settings } from './saml2-settings.js';
 import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
+import { Namespaces } from './saml-names.js';
 import { metadataRefusal, samlRefusal } from './saml-refusals.js';
+import { logoutKeysOf, readNameId, samlSessionRecord, sessionIndexOf } from './saml-name-id.js';
 import { reportedStatus } from './saml-status.js';
-import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
+import { serviceProviderMetadataXml } from './service-provider-metadata.js';
+import { SamlSingleLogout } from './single-logout.js';
+import { attributeOf, childElements, decodePostedMessage, parseSamlXml } from './saml-xml.js';
 import { readSignedParts } from './signed-parts.js';
 import { isWithinValidity } from './signing-certificate.js';
 
@@ -34,6 +44,8 @@ import { isWithinValidity } from './signing-certificate.js';
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
 /** A signed response with a few dozen attributes is tens of KiB; 512 KiB leaves ample room and bounds the work. */
 export const SAML_RESPONSE_LIMIT_BYTES = 512 * 1024;
+/** A signed LogoutRequest is a few KiB. */
+export const LOGOUT_MESSAGE_LIMIT_BYTES = 64 * 1024;
 
 export interface SamlProviderOptions {
   /** How the provider is listed and routed. */
@@ -47,6 +59,12 @@ export interface SamlProviderOptions {
   sessionStore: SessionStore;
   logger: Logger;
   clock: Clock;
+  /** The service provider's signing pair (SigningCertificate, SigningKey), when configured. */
+  signing?: PemKeyPair;
+  /** publicOrigin + SingleLogoutPath, when SingleLogout is on. */
+  singleLogoutUrl?: string;
+  /** The SAML schema check, as samlify runs it on responses: logout messages get it too. */
+  validateSchema: (xml: string) => Promise<unknown>;
 }
 
 interface LoadedMetadata {
@@ -73,6 +91,9 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
   readonly #replay: AssertionReplayCache;
+  readonly #singleLogout: SamlSingleLogout | undefined;
+  /** The single logout path, when SingleLogout is on: LogoutRequests and LogoutResponses arrive there. */
+  readonly logout: LogoutEndpoint | undefined;
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -90,6 +111,26 @@ export class SamlIdentityProvider implements IdentityProvider {
       clockSkewMs: CLOCK_SKEW_MS,
     });
     this.#replay = new AssertionReplayCache(options.sessionStore);
+    if ((settings.SignAuthnRequests || settings.SingleLogout) && !options.signing) {
+      throw new GatehouseError('config.invalid', 'SAML signing needs SigningCertificate and SigningKey.');
+    }
+    if (settings.SingleLogout && options.signing && options.singleLogoutUrl) {
+      this.#singleLogout = new SamlSingleLogout({
+        entityId: settings.EntityId,
+        singleLogoutUrl: options.singleLogoutUrl,
+        signingKey: options.signing.privateKey,
+        store: options.sessionStore,
+        clock: options.clock,
+        clockSkewMs: CLOCK_SKEW_MS,
+        validateCertificates: settings.ValidateCertificates,
+        validateSchema: options.validateSchema,
+      });
+      this.logout = {
+        path: new URL(options.singleLogoutUrl).pathname,
+        messageMethods: ['GET', 'POST'],
+        maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
+      };
+    }
     this.#metadata = new RefreshingMetadata({
       load: () => this.#loadMetadata(),
       clock: options.clock,
@@ -112,21 +153,27 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   async beginChallenge(): Promise<ChallengeStart> {
-    const { entities } = await this.#metadataOrRefusal();
-    const [identityProvider] = entities.values();
-    if (!identityProvider) throw samlRefusal('idp.metadata_invalid');
     // SAML Bindings 3.4.3: RelayState is at most 80 bytes; 256 random bits in base64url are 43.
     const relayState = randomBytes(32).toString('base64url');
-    let request: { id: string; context: string };
-    try {
-      request = this.#serviceProvider.createLoginRequest(identityProvider, 'redirect', { relayState });
-    } catch (error) {
-      throw this.#refused('challenge', translateSamlifyError(error), {});
-    }
+    const { metadata } = await this.#metadataOrRefusal();
+    const { settings, clock, signing } = this.#options;
+    const id = newRequestId();
+    const xml = authnRequestXml({
+      id,
+      now: clock.now(),
+      destination: metadata.singleSignOnUrl,
+      issuer: settings.EntityId,
+      acsUrl: this.#options.acsUrl,
+    });
+    // SAML Bindings 3.4.4.1: signed in the query (SigAlg, Signature), never in the XML.
+    const signingKey = settings.SignAuthnRequests ? signing?.privateKey : undefined;
     return {
-      redirectUrl: request.context,
+      redirectUrl: redirectBindingUrl(metadata.singleSignOnUrl, 'SAMLRequest', xml, {
+        relayState,
+        ...(signingKey ? { signingKey } : {}),
+      }),
       correlation: relayState,
-      secrets: { requestId: request.id },
+      secrets: { requestId: id },
     };
   }
 
@@ -164,7 +211,58 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   callbackDocument(): CallbackDocument {
-    return { contentType: 'application/samlmetadata+xml', body: this.#serviceProvider.getMetadata() };
+    const { settings, signing } = this.#options;
+    return {
+      contentType: 'application/samlmetadata+xml',
+      body: serviceProviderMetadataXml({
+        entityId: settings.EntityId,
+        acsUrl: this.#options.acsUrl,
+        wantAssertionsSigned: settings.RequireSignedAssertions,
+        authnRequestsSigned: settings.SignAuthnRequests,
+        signingCertificate: signing?.certificateBody,
+        singleLogoutUrl: this.#singleLogout ? this.#options.singleLogoutUrl : undefined,
+      }),
+    };
+  }
+
+  async receiveLogout(message: CallbackMessage): Promise<ProviderLogout> {
+    const singleLogout = this.#singleLogout;
+    if (!singleLogout) throw samlRefusal('idp.logout_unexpected');
+    const { metadata } = await this.#metadataOrRefusal();
+    try {
+      return await singleLogout.receive(message, metadata);
+    } catch (thrown) {
+      throw this.#refused('logout', isGatehouseError(thrown) ? thrown : samlRefusal('idp.logout_malformed'), {});
+    }
+  }
+
+  /**
+   * SP-initiated single logout: a CSP `form-action` must allow the redirect that follows
+   * the logout form, and it is fixed at startup, before metadata is read: the metadata's
+   * origin stands for the identity provider's.
+   */
+  get formActionOrigin(): string | undefined {
+    return this.#singleLogout ? new URL(this.#options.settings.MetadataUrl).origin : undefined;
+  }
+
+  /**
+   * The identity provider's single logout URL with a signed LogoutRequest for the kept
+   * NameID and SessionIndex, when SingleLogout is on and the metadata lists an
+   * HTTP-Redirect SingleLogoutService on the metadata's origin (the page's CSP allows no
+   * other); otherwise undefined: signed out here only.
+   */
+  async signOutUrl(record: ProviderSessionRecord | undefined): Promise<string | undefined> {
+    if (!this.#singleLogout) return undefined;
+    const { metadata } = await this.#metadataOrRefusal();
+    const location = metadata.singleLogout?.location;
+    if (location !== undefined && new URL(location).origin !== this.formActionOrigin) {
+      this.#options.logger.warn(
+        { provider: this.info.key, stage: 'logout' },
+        'the SingleLogoutService is on another origin than MetadataUrl: signed out locally only',
+      );
+      return undefined;
+    }
+    return this.#singleLogout.requestUrl(record, metadata);
   }
 
   async #complete(message: CallbackMessage, requestId: string, ids: Record<string, string>): Promise<ProviderIdentity> {
@@ -191,6 +289,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       clockSkewMs: CLOCK_SKEW_MS,
     });
     const claims = assertionClaims(signed.assertion);
+    const kept = await this.#keptForLogout(signed.assertion, metadata.entityId);
 
     // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
     const [signer] = signed.signers;
@@ -200,7 +299,31 @@ export class SamlIdentityProvider implements IdentityProvider {
 
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return { claims };
+    return kept ? { claims, ...kept } : { claims };
+  }
+
+  /**
+   * With SingleLogout on, what a logout needs of the sign-in: the NameID and SessionIndex
+   * (kept as the provider session, for the LogoutRequest we send) and the names the
+   * identity provider's LogoutRequest will use (to find the session). A SessionIndex the
+   * identity provider already logged out refuses the sign-in.
+   */
+  async #keptForLogout(
+    assertion: Element,
+    identityProvider: string,
+  ): Promise<Pick<ProviderIdentity, 'session' | 'logoutKeys'> | undefined> {
+    if (!this.#singleLogout) return undefined;
+    const [subject] = childElements(assertion, Namespaces.assertion, 'Subject');
+    const nameId = subject ? readNameId(subject) : undefined;
+    if (!nameId) return undefined;
+    const sessionIndex = sessionIndexOf(assertion);
+    if (sessionIndex !== undefined && (await this.#singleLogout.ended(identityProvider, sessionIndex))) {
+      throw samlRefusal('idp.session_ended');
+    }
+    return {
+      session: { record: samlSessionRecord(nameId, sessionIndex) },
+      logoutKeys: logoutKeysOf(identityProvider, this.#options.settings.EntityId, nameId, sessionIndex),
+    };
   }
 
   async #metadataOrRefusal(): Promise<LoadedMetadata> {
@@ -213,7 +336,9 @@ export class SamlIdentityProvider implements IdentityProvider {
 
   async #loadMetadata(): Promise<LoadedMetadata> {
     const xml = await fetchMetadata(this.#options.settings.MetadataUrl, this.#options.timeoutMs);
-    const metadata = readIdentityProviderMetadata(xml, this.#options.clock.now());
+    const metadata = readIdentityProviderMetadata(xml, this.#options.clock.now(), {
+      signsAuthnRequests: this.#options.settings.SignAuthnRequests,
+    });
     const entities = new Map<string, IdentityProviderInstance>();
     try {
       for (const certificate of metadata.signingCertificates) {

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { LoadedOnce } from '../loaded-once.js';
 import { GatehouseError } from '../../domain/errors.js';
 
-let installed: LoadedOnce<void> | undefined;
+/** The installed validator's check of one message: resolves when schema-valid, rejects with a GatehouseError otherwise. */
+export type SchemaCheck = (xml: string) => Promise<unknown>;
+
+let installed: LoadedOnce<SchemaCheck> | undefined;
 
 /**
  * Gives samlify its schema validator: process-global state (`setSchemaValidator`), so it
@@ -13,12 +16,12 @@ let installed: LoadedOnce<void> | undefined;
  * `<root>/schemas/saml2`, compiled here once: a missing or broken schema folder refuses the
  * provider at startup (a problem naming `Saml2:Enabled`), not at the first sign-in.
  */
-export function installSamlSchemaValidation(rootDir: string): Promise<void> {
+export function installSamlSchemaValidation(rootDir: string): Promise<SchemaCheck> {
   installed ??= new LoadedOnce(() => install(rootDir));
   return installed.get();
 }
 
-async function install(rootDir: string): Promise<void> {
+async function install(rootDir: string): Promise<SchemaCheck> {
   const schemaDir = join(rootDir, 'schemas', 'saml2');
   if (!existsSync(join(schemaDir, 'saml-schema-protocol-2.0.xsd'))) {
     throw new GatehouseError(
@@ -41,4 +44,5 @@ async function install(rootDir: string): Promise<void> {
     );
   }
   useSchemaValidator(validator.validate);
+  return validator.validate;
 }

@@ -8,4 +8,14 @@ export interface Saml2Settings extends ProviderCommonSettings {
   LoadMetadata: boolean;
   RequireSignedAssertions: boolean;
   ValidateCertificates: boolean;
+  /** This service provider's signing certificate (PEM), published in its metadata; empty: none. */
+  SigningCertificate: string;
+  /** Its private key (PEM): a secret. Signs AuthnRequests and single-logout messages. */
+  SigningKey: string;
+  /** Sign AuthnRequests (HTTP-Redirect query signature, RSA-SHA256). */
+  SignAuthnRequests: boolean;
+  /** SAML 2.0 Single Logout with the identity provider (needs the signing key). */
+  SingleLogout: boolean;
+  /** Where the identity provider's LogoutRequests and LogoutResponses arrive. */
+  SingleLogoutPath: string;
 }

@@ -2,6 +2,9 @@ import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mappings.js';
 import { provider } from '../provider-record.js';
 import type { Saml2Settings } from './saml2-settings.js';
+import { signingKeyRules } from './signing-key-rules.js';
+import { isPemKeyPairProblem, readPemKeyPair, type PemKeyPair } from './pem-key-pair.js';
+import { GatehouseError } from '../../domain/errors.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
 
@@ -19,6 +22,11 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: true,
     RequireSignedAssertions: true,
     ValidateCertificates: true,
+    SigningCertificate: '',
+    SigningKey: '',
+    SignAuthnRequests: false,
+    SingleLogout: false,
+    SingleLogoutPath: '/Saml2/Logout',
   },
   kinds: {
     Enabled: 'boolean',
@@ -30,7 +38,14 @@ export const saml2 = provider<Saml2Settings>({
     LoadMetadata: 'boolean',
     RequireSignedAssertions: 'boolean',
     ValidateCertificates: 'boolean',
+    SigningCertificate: 'string',
+    SigningKey: 'secret',
+    SignAuthnRequests: 'boolean',
+    SingleLogout: 'boolean',
+    SingleLogoutPath: 'string',
   },
+  ownedPaths: (settings): Record<string, string> =>
+    settings.SingleLogout ? { SingleLogoutPath: settings.SingleLogoutPath } : {},
   // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
   // NameID names the user. Names fall back from the full name to the display name, then to
   // the given name or the surname alone. Multi-valued attributes (roles, groups) keep every value.
@@ -55,13 +70,15 @@ export const saml2 = provider<Saml2Settings>({
     ...(settings.LoadMetadata
       ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
       : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
+    ...signingKeyRules(settings, check),
   ],
   async createAdapter(settings, context) {
     const [{ installSamlSchemaValidation }, { SamlIdentityProvider }] = await Promise.all([
       import('./saml-schema-validation.js'),
       import('./saml-identity-provider.js'),
     ]);
-    await installSamlSchemaValidation(context.rootDir);
+    const validateSchema = await installSamlSchemaValidation(context.rootDir);
+    const signing = signingPair(settings);
     return new SamlIdentityProvider({
       info: context.info,
       settings,
@@ -70,6 +87,24 @@ export const saml2 = provider<Saml2Settings>({
       sessionStore: context.sessionStore,
       logger: context.logger,
       clock: context.clock,
+      validateSchema,
+      ...(signing ? { signing } : {}),
+      ...(settings.SingleLogout
+        ? { singleLogoutUrl: new URL(settings.SingleLogoutPath, context.publicOrigin).href }
+        : {}),
     });
   },
 });
+
+/** The signing pair the startup rules accepted (signing-key-rules.ts), or undefined when none is configured. */
+function signingPair(settings: Saml2Settings): PemKeyPair | undefined {
+  if (settings.SigningCertificate.trim() === '' || settings.SigningKey.trim() === '') return undefined;
+  const pair = readPemKeyPair(settings.SigningCertificate.trim(), settings.SigningKey.trim());
+  if (isPemKeyPairProblem(pair)) {
+    throw new GatehouseError(
+      'config.invalid',
+      `The SAML ${pair.key === 'certificate' ? 'SigningCertificate' : 'SigningKey'} ${pair.reason}.`,
+    );
+  }
+  return pair;
+}

@@ -58,7 +58,7 @@ export function readSignedParts(
   let response: Element | undefined;
   let assertion: Element | undefined;
   if (shape.responseSignature) {
-    const signed = verifyEnveloped(xml, shape.response, shape.responseSignature, certificates);
+    const signed = verifyEnvelopedSignature(xml, shape.response, shape.responseSignature, certificates);
     signers.push(signed.signer);
     response = signed.element;
     const [inside] = childElements(signed.element, Namespaces.assertion, 'Assertion');
@@ -66,7 +66,7 @@ export function readSignedParts(
     assertion = inside;
   }
   if (shape.assertionSignature) {
-    const signed = verifyEnveloped(xml, shape.assertion, shape.assertionSignature, certificates);
+    const signed = verifyEnvelopedSignature(xml, shape.assertion, shape.assertionSignature, certificates);
     signers.push(signed.signer);
     assertion = signed.element;
   }
@@ -74,7 +74,13 @@ export function readSignedParts(
   return { response, assertion, assertionSigned: shape.assertionSignature !== undefined, signers };
 }
 
-function verifyEnveloped(
+/**
+ * Verifies one enveloped signature, a child of `element`, with the metadata's
+ * certificates only, and returns `element` as signed (its canonical bytes parsed again)
+ * with the certificate that verified it. Used for responses, assertions and POSTed
+ * logout messages alike.
+ */
+export function verifyEnvelopedSignature(
   xml: string,
   element: Element,
   signature: Element,

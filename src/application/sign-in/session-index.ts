@@ -27,6 +27,30 @@ export class SessionIndex {
   remove(provider: ProviderKey, subject: string, handle: string): Promise<void> {
     return this.store.removeFromIndex(key(provider, subject), handle);
   }
+
+  /**
+   * Lists a session under a name the provider's logout messages give it (a SAML NameID,
+   * with or without its SessionIndex: `ProviderIdentity.logoutKeys`), until it can live no
+   * longer. A session that ended otherwise stays listed until then: a logout finds its
+   * record gone and drops it, and a handle is never given to another session.
+   */
+  addByLogoutKey(provider: ProviderKey, logoutKey: string, handle: string, endsAt: number): Promise<void> {
+    return this.store.addToIndex(logoutIndexKey(provider, logoutKey), handle, endsAt);
+  }
+
+  sessionsByLogoutKey(provider: ProviderKey, logoutKey: string): Promise<string[]> {
+    return this.store.indexMembers(logoutIndexKey(provider, logoutKey));
+  }
+
+  removeByLogoutKey(provider: ProviderKey, logoutKey: string, handle: string): Promise<void> {
+    return this.store.removeFromIndex(logoutIndexKey(provider, logoutKey), handle);
+  }
+}
+
+/** Hashed like the user's index: a NameID is a user identifier, and key names carry none. */
+function logoutIndexKey(provider: ProviderKey, logoutKey: string): string {
+  const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${logoutKey}`)));
+  return `sessions-by-logout:${hash.slice(0, 40)}`;
 }
 
 function key(provider: ProviderKey, subject: string): string {

@@ -151,10 +151,15 @@ export class CompleteSignIn {
         ...providerSessionFields(identity.session),
       });
       const subject = subjectOf(principal);
-      if (subject !== undefined) {
+      const endsAt = now + this.absoluteLifetimeMs;
+      if (subject !== undefined || identity.logoutKeys) {
         try {
           // Listed under its user until it can live no longer: "sign out everywhere" finds it.
-          await this.index.add(provider.info.key, subject, handle, now + this.absoluteLifetimeMs);
+          if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
+          // And under the names the provider's logout messages will use (SAML single logout).
+          for (const logoutKey of identity.logoutKeys ?? []) {
+            await this.index.addByLogoutKey(provider.info.key, logoutKey, handle, endsAt);
+          }
         } catch (error) {
           // A session no index lists could not be ended with the others: no session at all.
           session.end();

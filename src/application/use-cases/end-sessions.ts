@@ -12,7 +12,9 @@ export type SessionSelector =
   /** One session, by its handle. */
   | { session: string }
   /** Every session of a user at a provider, but the one named by `except`. */
-  | { provider: ProviderKey; subject: string; except?: string };
+  | { provider: ProviderKey; subject: string; except?: string }
+  /** The sessions a provider's logout message names (SAML: the NameID, or NameID and SessionIndex). */
+  | { provider: ProviderKey; logoutKeys: readonly string[] };
 
 /** Why, and by whom: recorded in the audit trail. */
 export interface EndingReason {
@@ -57,6 +59,7 @@ export class EndSessions {
       }
       return ended ? 1 : 0;
     }
+    if ('logoutKeys' in selector) return this.endByLogoutKeys(selector.provider, selector.logoutKeys, reason);
     const handles = await this.index.sessionsOf(selector.provider, selector.subject);
     let count = 0;
     for (const handle of handles) {
@@ -71,6 +74,45 @@ export class EndSessions {
       request: reason.request,
       provider: selector.provider,
       subject: selector.subject,
+      count,
+    });
+    return count;
+  }
+
+  /**
+   * The provider ended these sessions: each one ended is a `signout` by the provider (its
+   * subject and public id), and the whole a `sessions.ended` with the count (0 when the
+   * provider named sessions that had ended already, or never existed here).
+   */
+  private async endByLogoutKeys(
+    provider: ProviderKey,
+    logoutKeys: readonly string[],
+    reason: EndingReason,
+  ): Promise<number> {
+    let count = 0;
+    for (const logoutKey of logoutKeys) {
+      for (const handle of await this.index.sessionsByLogoutKey(provider, logoutKey)) {
+        const ended = await this.endOne(handle);
+        await this.index.removeByLogoutKey(provider, logoutKey, handle);
+        if (!ended) continue;
+        count += 1;
+        this.audit.record({
+          type: 'signout',
+          by: reason.by,
+          cause: reason.cause,
+          request: reason.request,
+          provider,
+          subject: ended.subject,
+          session: ended.publicId,
+        });
+      }
+    }
+    this.audit.record({
+      type: 'sessions.ended',
+      by: reason.by,
+      cause: reason.cause,
+      request: reason.request,
+      provider,
       count,
     });
     return count;

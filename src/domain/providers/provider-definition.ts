@@ -43,6 +43,12 @@ export interface ProviderDefinition<S extends ProviderCommonSettings = ProviderC
   readonly kinds: { readonly [K in keyof S]-?: SettingKind };
   /** The key holding the path the provider's protocol messages arrive at. */
   readonly callbackKey: string;
+  /**
+   * Further paths the provider's messages arrive at, beyond the callback (a SAML single
+   * logout path), by the key that holds each: only those its settings turn on. Checked
+   * like the callback path: local, and colliding with nothing.
+   */
+  ownedPaths?(settings: S): Readonly<Record<string, string>>;
   /** Shown when `DisplayName` is empty (a vendor's own name); without it, `DisplayName` is required. */
   readonly vendorName?: string;
   /** The built-in claim mapping table (`ClaimsTransformation:Mappings:<Key>` adds rows or overrides them). */
@@ -54,6 +60,15 @@ export interface ProviderDefinition<S extends ProviderCommonSettings = ProviderC
 /** The name a provider is listed under: its DisplayName, or its vendor's name when that is empty. */
 export function displayNameOf(definition: ProviderDefinition, settings: ProviderCommonSettings): string {
   return settings.DisplayName.trim() === '' && definition.vendorName ? definition.vendorName : settings.DisplayName;
+}
+
+/** Every path a provider owns, by the key that holds it: its callback path first, then its `ownedPaths`. */
+export function ownedPathsOf(
+  definition: ProviderDefinition,
+  settings: ProviderCommonSettings,
+): Array<[string, string]> {
+  const more = definition.ownedPaths?.(settings) ?? {};
+  return [[definition.callbackKey, callbackPathOf(definition, settings)], ...Object.entries(more)];
 }
 
 /** The path a provider's protocol messages arrive at, as configured. */

@@ -1,11 +1,11 @@
 import { nearestKey } from './nearest-key.js';
 import { envName, error, keyOf, warning, type SettingsProblem } from './problem.js';
-import { callbackPathOf, type ProviderDefinition } from '../providers/provider-definition.js';
+import { ownedPathsOf, type ProviderDefinition } from '../providers/provider-definition.js';
 import { checkProvider } from './provider-rules.js';
 import { checkRedis } from './redis-rules.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
 import { CLOSING_SECONDS, MAX_SHUTDOWN_DRAIN_SECONDS, TERMINATION_GRACE_SECONDS } from './shutdown-timing.js';
-import { isLoopbackHost, parseHttpUrl } from './url-rules.js';
+import { isLocalPath, isLoopbackHost, parseHttpUrl } from './url-rules.js';
 
 /** A key present in a configuration source that the schema does not know. */
 export interface UnknownKey {
@@ -93,14 +93,20 @@ function checkProviders(settings: ProjectTemplateSettings, context: SettingsCont
     const section = settings.Authentication.Providers[definition.key];
     if (!section) continue;
     problems.push(...checkProvider(definition, section, context.environment));
-    const path = callbackPathOf(definition, section);
-    const key = keyOf('Authentication', 'Providers', definition.key, definition.callbackKey);
-    const normalized = path.toLowerCase().replace(/\/+$/, '');
-    if (path === '') continue;
-    const other = seenPaths.get(normalized);
-    if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
-    else if (context.isRoutedPath(path)) problems.push(error(key, 'collides with a routed application endpoint'));
-    seenPaths.set(normalized, key);
+    for (const [name, path] of ownedPathsOf(definition, section)) {
+      const key = keyOf('Authentication', 'Providers', definition.key, name);
+      const normalized = path.toLowerCase().replace(/\/+$/, '');
+      // The callback path's own rules (required, local) are the provider's (checkProvider).
+      if (name === definition.callbackKey && path === '') continue;
+      if (name !== definition.callbackKey && !isLocalPath(path)) {
+        problems.push(error(key, 'must be a path starting with a single "/" (no scheme, host, query or spaces)'));
+        continue;
+      }
+      const other = seenPaths.get(normalized);
+      if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
+      else if (context.isRoutedPath(path)) problems.push(error(key, 'collides with a routed application endpoint'));
+      seenPaths.set(normalized, key);
+    }
   }
   return problems;
 }
