@@ -42,6 +42,21 @@ export interface DemoSamlRegistration {
   /** The demo SAML identity provider's metadata URL. */
   metadataUrl: string;
   displayName: string;
+  /** Gatehouse's SAML signing pair (made at demo start): it signs AuthnRequests and single-logout messages. */
+  signing: { certificatePem: string; privateKeyPem: string };
+}
+
+/** The single logout path the demo registers at its SAML identity provider (the default). */
+export const DEMO_SAML_LOGOUT_PATH = '/Saml2/Logout';
+
+/** What the demo SAML identity provider knows of Gatehouse: its entity ID, ACS, single logout URL and signing certificate. */
+export function demoSamlServiceProvider(appOrigin: string, signing: { certificatePem: string }) {
+  return {
+    entityId: demoSamlEntityId(appOrigin),
+    acsUrl: `${appOrigin}/Saml2/Acs`,
+    singleLogoutUrl: `${appOrigin}${DEMO_SAML_LOGOUT_PATH}`,
+    signingCertificatePem: signing.certificatePem,
+  };
 }
 
 /** The entity ID the demo gives Gatehouse: its ModulePath, where it serves its own SAML metadata. */
@@ -52,7 +67,8 @@ export function demoSamlEntityId(appOrigin: string): string {
 /**
  * The Saml2 provider pointed at the demo SAML identity provider, which releases the demo
  * users' permissions under a plain attribute name: a claims-transformation mapping turns it
- * into `application:permission`, as an operator would for a real identity provider.
+ * into `application:permission`, as an operator would for a real identity provider. It
+ * signs its AuthnRequests and does single logout with the pair made at demo start.
  */
 export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, string> {
   const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
@@ -62,6 +78,11 @@ export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, str
     [`${saml}EntityId`]: demoSamlEntityId(demo.appOrigin),
     [`${saml}MetadataUrl`]: demo.metadataUrl,
     [`${saml}ModulePath`]: '/Saml2/Acs',
+    [`${saml}SigningCertificate`]: demo.signing.certificatePem,
+    [`${saml}SigningKey`]: demo.signing.privateKeyPem,
+    [`${saml}SignAuthnRequests`]: 'true',
+    [`${saml}SingleLogout`]: 'true',
+    [`${saml}SingleLogoutPath`]: DEMO_SAML_LOGOUT_PATH,
     ProjectTemplate__Authentication__ClaimsTransformation__Mappings__Saml2__permissions: 'application:permission',
   };
 }

@@ -12,7 +12,8 @@ import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
 import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js';
-import { DEMO_CALLBACK_PATH, demoSamlEntityId, demoSamlSettings, demoSettings } from './demo-settings.js';
+import { DEMO_CALLBACK_PATH, demoSamlServiceProvider, demoSamlSettings, demoSettings } from './demo-settings.js';
+import { makeSigningCredential } from './saml/signing-credential.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
@@ -37,9 +38,11 @@ const idp = await startDemoIdentityProvider({
   ],
 });
 
+// Gatehouse's SAML signing pair: AuthnRequests and single-logout messages are signed with it.
+const samlSigning = makeSigningCredential({ commonName: 'gatehouse-demo-sp' });
 const samlIdp = await startDemoSamlIdentityProvider({
   port: Number(process.env.DEMO_SAML_IDP_PORT ?? 0),
-  serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
+  serviceProviders: [demoSamlServiceProvider(appOrigin, samlSigning)],
 });
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
@@ -64,6 +67,7 @@ try {
         appOrigin,
         metadataUrl: samlIdp.metadataUrl,
         displayName: 'the demo SAML identity provider',
+        signing: samlSigning,
       }),
       ...social.env,
     },
@@ -92,7 +96,9 @@ ${users}
     Then open /Admin as each of them, and sign out from the top bar.
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
-    any password), at ${samlIdp.metadataUrl}.
+    any password), at ${samlIdp.metadataUrl}. Single logout works both ways: sign out
+    at ${new URL('/logout', samlIdp.metadataUrl).href} to be signed out of Gatehouse too,
+    or sign out from Gatehouse's top bar to be signed out there as well.
 
     Or sign in with a social provider, each a local server shaped like its vendor
     (same endpoints, fields and errors; it is not the vendor), choosing the same
