@@ -16,7 +16,10 @@ try {
   console.log(`${'METHOD'.padEnd(widths[0] ?? 6)}${'PATH'.padEnd(widths[1] ?? 20)}ACCESS`);
   for (const [method = '', path = '', access = ''] of rows)
     console.log(`${method.padEnd(widths[0] ?? 6)}${path.padEnd(widths[1] ?? 20)}${access}`);
-  const callbacks = gatehouse.identityProviders.map((p) => `${p.info.callbackPath} (${p.info.scheme})`);
+  const callbacks = gatehouse.identityProviders.flatMap((p) => [
+    `${p.info.callbackPath} (${p.info.scheme})`,
+    ...(p.logout ? [`${p.logout.path} (${p.info.scheme} logout)`] : []),
+  ]);
   console.log(
     `\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`,
   );

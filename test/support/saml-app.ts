@@ -3,6 +3,7 @@ import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startGatehouse } from './start-gatehouse.js';
+import type { SigningCredential } from '../../scripts/saml/signing-credential.js';
 import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
 
 export const SP_ENTITY_ID = 'https://gatehouse.test/saml';
@@ -31,6 +32,20 @@ export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<st
     { port },
   );
   return { ...app, acsUrl: `${url}/Saml2/Acs` };
+}
+
+/** The settings a service provider with single logout needs: its signing pair and the switch. */
+export function singleLogoutSettings(
+  sp: SigningCredential,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
+  return {
+    [`${saml}SigningCertificate`]: sp.certificatePem,
+    [`${saml}SigningKey`]: sp.privateKeyPem,
+    [`${saml}SingleLogout`]: 'true',
+    ...extra,
+  };
 }
 
 /** A browser for SAML sign-ins: one cookie jar, redirects not followed. */

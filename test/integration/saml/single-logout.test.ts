@@ -9,25 +9,11 @@ import {
 } from '../../../scripts/saml/logout-messages.js';
 import { encodeForPost, newSamlId, signElement } from '../../../scripts/saml/saml-response.js';
 import { makeSigningCredential, type SigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import { SamlBrowser, singleLogoutSettings, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
-
-/** The settings a service provider with single logout needs: its signing pair and the switch. */
-export function singleLogoutSettings(
-  sp: SigningCredential,
-  extra: Record<string, string> = {},
-): Record<string, string> {
-  const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
-  return {
-    [`${saml}SigningCertificate`]: sp.certificatePem,
-    [`${saml}SigningKey`]: sp.privateKeyPem,
-    [`${saml}SingleLogout`]: 'true',
-    ...extra,
-  };
-}
 
 async function expectCode(response: Response, status: number, code: string): Promise<void> {
   const body = await response.text();
