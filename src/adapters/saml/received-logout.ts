@@ -18,6 +18,8 @@ import { isWithinValidity, type SigningCertificate } from './signing-certificate
 
 /** How long after its IssueInstant a logout message is accepted (plus the clock skew): a browser carries it at once. */
 export const LOGOUT_MESSAGE_LIFETIME_MS = 5 * 60 * 1000;
+/** SAML Bindings 3.4.3: RelayState "MUST NOT exceed 80 bytes"; more than this is no identity provider's. */
+const MAX_RELAY_STATE_LENGTH = 1024;
 /** A LogoutRequest names a few sessions at most. */
 const MAX_SESSION_INDEXES = 32;
 
@@ -42,6 +44,8 @@ export type ReceivedLogout =
       sessionIndexes: string[];
       /** Until when the request could be presented: its replay record lasts as long. */
       acceptableUntil: number;
+      /** SAML Bindings 3.4.3 / 3.5.3: returned unchanged with the answer. */
+      relayState: string | undefined;
     }
   | { kind: 'response'; id: string; inResponseTo: string; success: boolean };
 
@@ -134,12 +138,14 @@ export async function readLogoutMessage(message: CallbackMessage, expect: Logout
     nameId,
     sessionIndexes,
     acceptableUntil: issuedAt + LOGOUT_MESSAGE_LIFETIME_MS + 2 * expect.clockSkewMs,
+    relayState: received.relayState,
   };
 }
 
 interface Received {
   field: MessageField;
   xml: string;
+  relayState: string | undefined;
   signature: 'query' | 'enveloped';
   query?: ReturnType<typeof readRedirectMessage>['signature'];
 }
@@ -147,17 +153,29 @@ interface Received {
 function receivedMessage(message: CallbackMessage): Received {
   if (message.method === 'GET') {
     const redirect = readRedirectMessage(message.url.search.slice(1));
-    return { field: redirect.field, xml: redirect.xml, signature: 'query', query: redirect.signature };
+    return {
+      field: redirect.field,
+      xml: redirect.xml,
+      relayState: boundedRelayState(redirect.relayState),
+      signature: 'query',
+      query: redirect.signature,
+    };
   }
   const request = singleField(message.form, 'SAMLRequest');
   const response = singleField(message.form, 'SAMLResponse');
   if ((request === undefined) === (response === undefined)) throw samlRefusal('idp.logout_malformed');
+  const relayState = boundedRelayState(singleField(message.form, 'RelayState'));
   try {
     const xml = decodePostedMessage((request ?? response) as string);
-    return { field: request !== undefined ? 'SAMLRequest' : 'SAMLResponse', xml, signature: 'enveloped' };
+    return { field: request !== undefined ? 'SAMLRequest' : 'SAMLResponse', xml, relayState, signature: 'enveloped' };
   } catch {
     throw samlRefusal('idp.logout_malformed');
   }
+}
+
+function boundedRelayState(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length > MAX_RELAY_STATE_LENGTH) throw samlRefusal('idp.logout_malformed');
+  return value;
 }
 
 async function schemaChecked(xml: string, expect: LogoutExpectations): Promise<void> {

@@ -99,7 +99,11 @@ export class SamlSingleLogout {
             issuer: entityId,
             inResponseTo: received.id,
           }),
-          { signingKey: this.#options.signingKey },
+          // SAML Bindings 3.4.3: the request's RelayState goes back unchanged.
+          {
+            signingKey: this.#options.signingKey,
+            ...(received.relayState === undefined ? {} : { relayState: received.relayState }),
+          },
         )
       : undefined;
     return { kind: 'request', logoutKeys, replyUrl };

@@ -93,6 +93,7 @@ describe('SAML2 single logout through the app (xml-crypto and node:crypto signed
     expect(answer.signatureValid(idp.credential.certificatePem)).to.equal(false);
     expect(answer.document.localName).to.equal('LogoutResponse');
     expect(answer.document.getAttribute('InResponseTo')).to.equal(id);
+    expect(answer.relayState, 'the RelayState goes back unchanged').to.equal('rs-1');
     expect(answer.document.getAttribute('Destination')).to.equal(idp.sloUrl);
     expect(answer.document.getElementsByTagNameNS(ASSERTION, 'Issuer')[0]?.textContent).to.equal(SP_ENTITY_ID);
     expect(answer.document.getElementsByTagNameNS(PROTOCOL, 'StatusCode')[0]?.getAttribute('Value')).to.equal(
@@ -308,6 +309,54 @@ describe('SAML2 single logout through the app (xml-crypto and node:crypto signed
     // The audit trail names the subject; no other line names the NameID.
     const plain = app.logs.filter((line) => !line.includes('"audit":true')).join('\n');
     expect(plain).not.to.contain('admin@example.com');
+  });
+});
+
+describe('SAML2 single logout: when the identity provider cannot be reached through the browser', function () {
+  this.timeout(30_000);
+  const sp = makeSigningCredential({ commonName: 'gatehouse-sp.example' });
+  const running: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const item of running.splice(0).reverse()) await item.close();
+  });
+
+  async function signOutOf(metadata: (idp: SamlTestIdentityProvider) => string | undefined) {
+    const idp = await SamlTestIdentityProvider.start();
+    running.push(idp);
+    idp.singleLogout = true;
+    idp.metadataOverride = metadata(idp);
+    const app = await startSamlApp(idp, singleLogoutSettings(sp));
+    running.push(app);
+    const browser = new SamlBrowser();
+    expect((await browser.signIn(app, idp)).status).to.equal(302);
+    const home = await (await browser.get(`${app.url}/`)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1] ?? '';
+    const logout = await browser.jar.fetch(`${app.url}/Account/Logout`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: app.url,
+        'sec-fetch-site': 'same-origin',
+      },
+      body: `_csrf=${encodeURIComponent(csrf)}`,
+    });
+    const signedIn = (await browser.get(`${app.url}/api/app-info`, { accept: 'application/json' })).status === 200;
+    return { logout, signedIn, logs: app.logs.join('\n') };
+  }
+
+  it('metadata without a SingleLogoutService: signed out here only, straight to the login page', async () => {
+    const { logout, signedIn } = await signOutOf((idp) => idp.metadata().replace(/<md:SingleLogoutService[^>]*>/g, ''));
+    expect(logout.headers.get('location')).to.equal('/Account/Login');
+    expect(signedIn).to.equal(false);
+  });
+
+  it('a SingleLogoutService on another origin than MetadataUrl (the CSP would block it): signed out here only, with a warning', async () => {
+    const { logout, signedIn, logs } = await signOutOf((idp) =>
+      idp.metadata().replaceAll(idp.sloUrl, idp.sloUrl.replace('127.0.0.1', 'localhost')),
+    );
+    expect(logout.headers.get('location')).to.equal('/Account/Login');
+    expect(signedIn).to.equal(false);
+    expect(logs).to.contain('the SingleLogoutService is on another origin than MetadataUrl');
   });
 });
 
