@@ -1,45 +1,41 @@
 /**
  * `npm run bench`: Gatehouse's request paths against two references measured in the same
  * run (bare Koa; bare Koa + koa-session alone, the floor the session middleware sets), cold
- * start, memory per idle session, and SAML responses through the whole ACS check. A script
- * that reports, not a timed test: it prints a table and writes bench-results/bench.json;
- * it fails only when a run itself goes wrong (a server that does not start, an unexpected
- * status), never because a target is missed.
+ * start (on this Node and on Node 24 with the compile cache), memory per idle session, and
+ * SAML responses through the whole ACS check. It prints a table and one line per target
+ * (met, or missed and by how much) and writes bench-results/bench.json; it fails only when
+ * a run itself goes wrong (a server that does not start, an unexpected status), never
+ * because a target is missed. The method is in docs/performance.md.
  *
  * Each server runs as its own child process on core 0 (taskset), the load generator
- * (autocannon) in this process on core 1, over loopback. The Gatehouse rows run the
- * compiled code in dist/ (npm run bench builds first) in the production posture (behind a
- * trusted TLS proxy, as production requires) with the request log really written. Every
- * row runs once per round, the rounds one after the other: ratios are taken within a round
- * and reported as the median of the rounds with their range, because a shared machine
- * drifts between minutes more than the ratios do. Where `perf stat` can count instructions,
- * each run also records those per request. Where valgrind is installed, each row is then
- * run once more under callgrind, which counts the instructions a request costs the server
- * the same way whatever the machine's neighbours do (callgrind-instructions.ts).
+ * (autocannon) in this process on core 1, over loopback; the Gatehouse rows run the
+ * compiled code in dist/ in the production posture with the request log really written.
+ * Every row runs once per round: ratios are taken within a round and reported as the
+ * median of the rounds with their range, because a shared machine drifts between minutes
+ * more than the ratios do.
  *
- * Cold start is also measured on Node 24 LTS, CI's second line (the registry's official
- * binary, scripts/node-line.mjs, installed on first use), with the compile cache the bundle
- * turns on there (src/bootstrap/start.ts), without it, and against bare Koa with the same
- * cache.
+ * The Cluster row runs the Redis row's signed-in request against a Redis Cluster of three
+ * primaries and three replicas that the bench starts on free loopback ports before the
+ * rounds and stops after them (scripts/local-redis/; skipped without redis-server).
  *
- * Environment, for investigating: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds
- * per row, default 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,redis,anonymous,challenge), BENCH_EXTRAS (some of
- * cold-start,memory,saml; 0 for none), BENCH_MAIN (the entry point cold start runs, default dist/bundle/main.js, what npm
- * start runs), BENCH_DIST (another build of the sources to load instead of dist/, for a
- * before/after comparison), BENCH_PROFILE=1 (each server writes .cpuprofile files under
- * bench-results/profiles/<row>/; summarize the main thread's, `CPU.*.0.001.cpuprofile`, with
- * `tsx scripts/bench/summarize-profile.ts <file>`; the callgrind dumps are kept there too,
- * for `callgrind_annotate`), BENCH_CALLGRIND=0 (no instruction counts).
+ * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
+ * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
+ * bare,koa-session,memory,redis,cluster,anonymous,challenge), BENCH_EXTRAS (some of
+ * cold-start,memory,saml; 0 for none), BENCH_MAIN (the entry point cold start runs,
+ * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
+ * before/after comparison), BENCH_PROFILE=1 (a .cpuprofile per row under
+ * bench-results/profiles/<row>/, for scripts/bench/summarize-profile.ts), BENCH_CALLGRIND=1
+ * (each row counted once more under valgrind's callgrind, in instructions per request:
+ * scripts/bench/callgrind.ts).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { startBenchCluster, type BenchCluster } from './bench/bench-cluster.js';
 import { benchRow } from './bench/bench-row.js';
-import { callgrindAvailable, countInstructionsPerRequest } from './bench/callgrind-instructions.js';
-import { WINDOWS_AGREE_WITHIN } from './bench/counted-windows.js';
+import { callgrindAvailable, countInstructionsPerRequest, WINDOWS_AGREE_WITHIN } from './bench/callgrind.js';
 import {
   bareKoaColdStartOnce,
   bareNodeStartMs,
@@ -72,18 +68,31 @@ const settings: LoadSettings = {
 };
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
-const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,anonymous,challenge').split(',');
+const onlyRows = (process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,cluster,anonymous,challenge').split(',');
 const extras = new Set(
   process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml').split(','),
 );
 const COLD_STARTS = 11;
 /** CI's second Node line, where the bundle's compile cache is measured. */
 const SECOND_LINE = 24;
-const instructionCounts = process.env.BENCH_CALLGRIND !== '0' && callgrindAvailable;
+const instructionCounts = process.env.BENCH_CALLGRIND === '1' && callgrindAvailable;
 const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = profile ? join(resultsDir, 'profiles') : undefined;
 
 async function main(): Promise<void> {
+  // Started before this process pins itself (its children would inherit the load core),
+  // stopped however the run ends.
+  const benchCluster: BenchCluster = onlyRows.includes('cluster')
+    ? await startBenchCluster()
+    : { skip: 'not asked for' };
+  try {
+    await measure(benchCluster);
+  } finally {
+    await benchCluster.cluster?.stop();
+  }
+}
+
+async function measure(benchCluster: BenchCluster): Promise<void> {
   const pinned = pinSelfToLoadCore();
   const machine = `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`;
   console.log(`Gatehouse benchmark: ${machine}`);
@@ -97,7 +106,8 @@ async function main(): Promise<void> {
   );
   mkdirSync(profileDir ?? resultsDir, { recursive: true });
 
-  const rows: RowResults[] = rowDefinitions(await redisAnswers(REDIS_URL))
+  const cluster = benchCluster.cluster ? { seeds: benchCluster.cluster.seeds } : { skip: benchCluster.skip };
+  const rows: RowResults[] = rowDefinitions(await redisAnswers(REDIS_URL), cluster)
     .filter((definition) => onlyRows.includes(definition.key))
     .map((definition) => ({ definition, runs: [] }));
   for (let round = 1; round <= rounds; round++) {

@@ -1,5 +1,5 @@
 /**
- * Another Node.js line than the one running, for CI's second run of the suites (.ci/run) and
+ * Another Node.js line than the one running, for CI's further runs of the suites (.ci/run) and
  * the bench's cold start on it: the official binary, installed from the npm registry as the
  * package `node-<platform>-<arch>@<major>` (its `bin/node`; nothing is downloaded from
  * anywhere else) into `node_modules/.cache/gatehouse/node-<major>/`, which `npm ci` removes

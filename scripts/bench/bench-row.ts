@@ -31,14 +31,7 @@ export async function benchRow(
     const url = `http://127.0.0.1:${port}${definition.path}`;
     const headers = { ...definition.headers, ...(definition.authenticated && cookie ? { cookie } : {}) };
     await checkAnswers(url, headers, definition);
-    const result = await measureLoad(
-      url,
-      headers,
-      definition.expectedStatus,
-      settings,
-      () => cpuSecondsOf(child.pid),
-      child.pid,
-    );
+    const result = await measureLoad(url, headers, definition.expectedStatus, settings, () => cpuSecondsOf(child.pid));
     await stop(child);
     return {
       result,

@@ -1,5 +1,4 @@
 import autocannon, { type AutocannonResult } from 'autocannon';
-import { countInstructions } from './instructions.js';
 
 export interface LoadSettings {
   connections: number;
@@ -22,8 +21,6 @@ export interface LoadResult {
   serverCpu?: number;
   /** Server CPU time per request, microseconds, when known. */
   serverCpuMicrosPerRequest?: number;
-  /** User-space instructions the server executed per request (perf stat), when countable. */
-  serverInstructionsPerRequest?: number;
 }
 
 /** Warm-up (discarded), then the measured run, both against one URL with fixed headers. */
@@ -33,18 +30,15 @@ export async function measureLoad(
   expectedStatus: number,
   settings: LoadSettings,
   serverCpuSeconds: () => number | undefined = () => undefined,
-  serverPid?: number,
 ): Promise<LoadResult> {
   const options = { url, headers, connections: settings.connections, pipelining: settings.pipelining };
   const warmup = await autocannon({ ...options, duration: settings.warmupSeconds });
   checkStatuses(warmup, expectedStatus, 'warm-up');
   const cpuBefore = serverCpuSeconds();
-  const instructions = countInstructions(serverPid);
   const started = performance.now();
   const result = await autocannon({ ...options, duration: settings.measureSeconds });
   const elapsedSeconds = (performance.now() - started) / 1000;
   const cpuAfter = serverCpuSeconds();
-  const instructionCount = await instructions.stop();
   checkStatuses(result, expectedStatus, 'measurement');
   const cpu = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
   return {
@@ -58,9 +52,6 @@ export async function measureLoad(
     ),
     errors: result.errors,
     timeouts: result.timeouts,
-    ...(instructionCount === undefined
-      ? {}
-      : { serverInstructionsPerRequest: Math.round(instructionCount / Math.max(1, result.requests.total)) }),
     ...(cpu === undefined
       ? {}
       : {

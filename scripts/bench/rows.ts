@@ -4,7 +4,7 @@
  * each a server process of its own with the request it is loaded with.
  */
 export interface RowDefinition {
-  key: 'bare' | 'koa-session' | 'memory' | 'redis' | 'anonymous' | 'challenge';
+  key: 'bare' | 'koa-session' | 'memory' | 'redis' | 'cluster' | 'anonymous' | 'challenge';
   name: string;
   script: string;
   env: Record<string, string>;
@@ -33,8 +33,16 @@ export const productionEnv: Record<string, string> = {
 };
 const behindProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' };
 
-export function rowDefinitions(redisReachable: boolean): RowDefinition[] {
+/**
+ * `cluster`: the seed nodes of the local Redis Cluster the Cluster row runs against, or
+ * why it has none.
+ */
+export function rowDefinitions(
+  redisReachable: boolean,
+  cluster: { seeds: string[] } | { skip: string },
+): RowDefinition[] {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
+  const seeds = 'seeds' in cluster ? cluster.seeds : [];
   return [
     {
       key: 'bare',
@@ -81,6 +89,25 @@ export function rowDefinitions(redisReachable: boolean): RowDefinition[] {
       expectedStatus: 200,
       authenticated: true,
       skip: redisReachable ? undefined : `Redis not reachable at ${REDIS_URL}`,
+    },
+    {
+      // The same signed-in request as the row above, on a Redis Cluster of three primaries
+      // and three replicas (Mode=Cluster, WaitForReplica on, as in production).
+      key: 'cluster',
+      name: 'Gatehouse, Redis Cluster store, authenticated',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...productionEnv,
+        ProjectTemplate__Session__Store: 'Redis',
+        ProjectTemplate__Session__Redis__Mode: 'Cluster',
+        ...Object.fromEntries(seeds.map((seed, index) => [`ProjectTemplate__Session__Redis__Nodes__${index}`, seed])),
+        ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-bench:${process.pid}:${Date.now()}:`,
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+      skip: 'skip' in cluster ? cluster.skip : undefined,
     },
     {
       key: 'anonymous',

@@ -9,6 +9,6 @@ import { saml2 } from '../adapters/saml/saml2.js';
  * The identity providers this build ships, in the order the login page lists them: the
  * one list of providers. Everything provider-specific (settings, defaults, schema,
  * startup rules, claim mappings, the adapter) comes from these records; add a provider by
- * adding its record here (README, "Adding an identity provider").
+ * adding its record here (docs/architecture.md, "Adding an identity provider").
  */
 export const builtInProviders: readonly ProviderRecord[] = [openIdConnect, saml2, social1, social2, social3];

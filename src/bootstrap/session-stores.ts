@@ -24,7 +24,7 @@ export interface SessionStores {
  * other pending sign-ins, never a signed-in session. On Redis both live on the same server
  * (one connection): pending records carry short time-to-lives and the per-client limit
  * bounds how many there can be. ioredis is imported only when Redis is configured: it
- * adds a noticeable part to a cold start that does not use it (README, Performance).
+ * adds a noticeable part to a cold start that does not use it (docs/performance.md).
  */
 export async function createSessionStores(
   settings: ProjectTemplateSettings,

@@ -6,7 +6,7 @@ import { enableCompileCache } from './compile-cache.js';
  * beside the bundle (a build starts it empty), then the application (main.ts) through a
  * dynamic import, the only kind that comes after it: a module's static imports are all
  * compiled before any of its code runs. On Node 22 and later every start after the first
- * reads the compiled code back instead of compiling it again (README, Performance: cold
+ * reads the compiled code back instead of compiling it again (docs/performance.md: cold
  * start); on Node 20 the application starts as before.
  */
 enableCompileCache(new URL('compile-cache/', import.meta.url));

@@ -87,8 +87,9 @@ describe('the production bundle (what npm start runs)', function () {
       running.push(second.child);
       const url = await listeningUrl(second.output, second.child);
       expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
-      // The application itself (its chunk), not only the launcher's helpers, came from the cache.
-      expect(second.output().stderr).to.match(/code cache for ESM \S+\/chunks\/main-\w+\.js was accepted/);
+      // The application itself (its chunk), not only the launcher's helpers, came from the cache
+      // (Node 24 says "code cache for ESM <path> was accepted", Node 22 "cache for <file URL> was accepted").
+      expect(second.output().stderr).to.match(/cache for (?:ESM )?\S+\/chunks\/main-\w+\.js was accepted/);
     },
   );
 

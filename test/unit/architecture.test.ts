@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 type Layer = 'domain' | 'application' | 'adapters' | 'bootstrap';
 
-/** What each layer may import: imports point inward only (README, How the code is arranged). */
+/** What each layer may import: imports point inward only (docs/architecture.md, Layers). */
 const allowedLayers: Record<Layer, Layer[]> = {
   domain: ['domain'],
   application: ['application', 'domain'],

@@ -30,7 +30,7 @@ describe('install scripts: package.json allowScripts decides every one the lockf
 
   it("denies esbuild's postinstall: the platform binary comes from its optional dependency, which the lockfile installs", () => {
     // The postinstall only checks that binary, swaps the `esbuild` command's JS shim for it, and
-    // fetches it from the registry when optional dependencies were left out (README, Quick start).
+    // fetches it from the registry when optional dependencies were left out (docs/architecture.md, Install scripts).
     expect(allowScripts).to.have.property('esbuild', false);
     expect(Object.keys(packages)).to.include('node_modules/@esbuild/linux-x64');
   });

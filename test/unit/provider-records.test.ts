@@ -56,11 +56,11 @@ describe('provider records: every identity adapter is reached through a record i
     expect(adapterFiles([...files, orphan], source).filter((file) => !reachable.has(file))).to.deep.equal([orphan]);
   });
 
-  it("names only files that exist in the README's recipe for adding a provider", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('## Adding an identity provider');
-    expect(start, 'the README has the recipe').to.be.greaterThan(-1);
-    const recipe = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  it('names only files that exist in the recipe for adding a provider (docs/architecture.md)', () => {
+    const page = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    const start = page.indexOf('## Adding an identity provider');
+    expect(start, 'the architecture page has the recipe').to.be.greaterThan(-1);
+    const recipe = page.slice(start, page.indexOf('\n## ', start + 1));
     // src/ and test/: a generated project keeps both (it drops the template's generator).
     const paths = [...recipe.matchAll(/`((?:src|test)\/[^`*<>]+\.ts)`/g)].map((match) => match[1] ?? '');
     expect(paths).to.include('src/bootstrap/provider-catalogue.ts');

@@ -103,8 +103,24 @@ function collectSecretValues(tree: Tree, secretKeyPaths: readonly string[][]): s
     let node: unknown = tree;
     for (const segment of path) node = isPlainObject(node) ? node[segment] : undefined;
     for (const value of Array.isArray(node) ? node : [node]) {
-      if (typeof value === 'string' && value !== '') values.push(value);
+      if (typeof value === 'string' && value !== '') values.push(value, ...urlPassword(value));
     }
   }
   return values;
+}
+
+/**
+ * The password of a secret URL (`redis://user:password@host`), as written and decoded: a
+ * client that parses the URL holds the password apart from it (ioredis keeps it in its
+ * options), where scrubbing the whole URL would not find it.
+ */
+function urlPassword(value: string): string[] {
+  if (!URL.canParse(value)) return [];
+  const { password } = new URL(value);
+  if (password === '') return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
+  }
 }

@@ -29,7 +29,7 @@ const LEVEL_NUMBERS: Record<LoggingSettings['Level'], number> = {
  * name, message and code, and every configured secret value scrubbed from the finished
  * line. Written by Gatehouse rather than by pino: the port needs four methods and no
  * child loggers or transports, and a line built directly costs a fraction of pino's
- * per line on the request path and nothing at start (README, Logs and Performance).
+ * per line on the request path and nothing at start (docs/operations.md, Logging; docs/performance.md).
  */
 export function createJsonLinesLogger(options: LoggerOptions): Logger {
   const threshold = LEVEL_NUMBERS[options.level];

@@ -158,7 +158,7 @@ export class MemorySessionStore implements SessionStore {
    * already here is changed in place and moves as a read does (markUsed). Not deleted and
    * set again: V8 keeps a deleted key in its bucket's chain until the Map is next
    * rehashed, so a key rewritten on every request (a client's challenge counter) made
-   * each lookup of it walk thousands of dead copies of itself (README, Performance).
+   * each lookup of it walk thousands of dead copies of itself (docs/performance.md).
    */
   private insert(key: string, json: string, expiresAt: number): void {
     const existing = this.entries.get(key);
@@ -177,7 +177,7 @@ export class MemorySessionStore implements SessionStore {
    * Moving an entry to the newest end on every read costs a Map delete and set per
    * request. An entry among the newest half is nowhere near eviction, so only one that has
    * drifted into the older half moves back: a record in use is still never evicted while
-   * half the store is older than it, at a fraction of the cost (README, Performance).
+   * half the store is older than it, at a fraction of the cost (docs/performance.md).
    */
   private markUsed(key: string, entry: Entry): void {
     if (this.moves - entry.position < this.maxEntries / 2) return;

@@ -28,7 +28,7 @@ const CACHED_SIGN_INS = 10_000;
  * session record references (`signIn`), not in the session record itself: the session
  * middleware serializes and checksums the session record twice on every request to
  * notice changes, and with the principal inside that was the largest cost of an
- * authenticated request (README, Performance). A sign-in record never changes after it
+ * authenticated request (docs/performance.md). A sign-in record never changes after it
  * is written, so each process keeps recently used ones decoded and cannot serve a stale
  * one. The session record is the one source of truth for "signed in": it is read from the
  * store on every request and can never be written back once removed, so a logout on any

@@ -73,7 +73,7 @@ export function checkRedis(redis: RedisSettings): SettingsProblem[] {
     problems.push(
       warning(
         key('WaitForReplica'),
-        `is false: a failover can lose a sign-in, a logout or a used single-use record that Redis acknowledged just before it (see the README, Scaling out)`,
+        `is false: a failover can lose a sign-in, a logout or a used single-use record that Redis acknowledged just before it (see docs/operations.md, Scaling out)`,
       ),
     );
   }

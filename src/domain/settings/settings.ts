@@ -1,7 +1,7 @@
 /**
  * The typed `ProjectTemplate` configuration section. Key names are exactly those of
  * the documented rules (docs/authentication-and-authorization.md); keys they do not name (Hosting, Session, Logging and a
- * few provider options) are Gatehouse's own and documented in the README. Each provider's
+ * few provider options) are Gatehouse's own and documented in docs/configuration.md. Each provider's
  * own keys are declared by its definition.
  */
 export interface ProviderCommonSettings {

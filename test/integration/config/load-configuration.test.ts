@@ -185,7 +185,20 @@ describe('loadConfiguration', () => {
       },
       schema,
     );
-    expect(secretValues).to.have.members(['oidc-secret', 'social-secret', 'redis://:pw@host:6379', 'key-zero']);
+    expect(secretValues).to.have.members([
+      'oidc-secret',
+      'social-secret',
+      'redis://:pw@host:6379',
+      'pw',
+      'pw',
+      'key-zero',
+    ]);
+  });
+
+  it("collects a secret URL's password apart from it, as written and decoded", () => {
+    const url = 'rediss://app:SENTINEL%2Fpass%40word@cache.example:6380/2';
+    const { secretValues } = loadConfiguration(root, { ProjectTemplate__Session__Redis__Url: url }, schema);
+    expect(secretValues).to.have.members([url, 'SENTINEL%2Fpass%40word', 'SENTINEL/pass@word']);
   });
 
   it('reads HOST and PORT, and rejects a PORT that is not a port', () => {

@@ -12,7 +12,7 @@ import type { RemoteCallbacks } from './remote-callbacks.js';
  * principal, the anti-forgery token, the name pages show); a request without a session
  * cookie touches no store. Whatever answers a signed-in user is about that user, so no
  * cache may keep it: pages, JSON and problem details alike. One layer, not two: every
- * request passes here (README, Performance).
+ * request passes here (docs/performance.md).
  */
 export function authentication(deps: {
   authenticate: AuthenticateSession;
@@ -36,7 +36,7 @@ export function authentication(deps: {
     await next();
     // Straight onto the response by its lower-case name, as the front door sets the
     // security headers: through ctx.set() this every-request header costs 1.7 times as
-    // much (README, Performance). Nothing downstream writes the response itself, but a
+    // much (docs/performance.md). Nothing downstream writes the response itself, but a
     // header once sent cannot be set.
     if (!ctx.headerSent) ctx.res.setHeader('cache-control', 'no-store');
   };

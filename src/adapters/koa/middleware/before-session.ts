@@ -13,7 +13,7 @@ import { LoadedOnce } from '../../loaded-once.js';
  * public/ needs an extension. koa-static is imported at the first such request.
  *
  * It returns a choice, not a layer: the front door asks it and runs what it names, so a
- * request that goes on to the session costs no async layer here (README, Performance).
+ * request that goes on to the session costs no async layer here (docs/performance.md).
  */
 export function beforeSession(options: {
   probes: readonly Endpoint[];

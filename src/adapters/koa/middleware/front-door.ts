@@ -11,7 +11,7 @@ import { securityHeaders, type SecurityHeaderOptions } from './security-headers.
  * on it, the error page for whatever fails below it, and what answers before any session
  * (probes, static files). One async layer rather than four: they always run together and
  * in this order, and each layer of an async pipeline costs every request a promise and a
- * turn of the event loop (README, Performance).
+ * turn of the event loop (docs/performance.md).
  */
 export function frontDoor(options: {
   logger: Logger;

@@ -11,7 +11,7 @@ export interface SecurityHeaderOptions {
  * Names are written in lower case (HTTP/1.1 names are case-insensitive, HTTP/2 requires
  * lower case): Node keys its header table by the lower-cased name, and a name already in
  * lower case is the same constant string every request, where a mixed-case one becomes a
- * new string to look up in V8's string table eight times a request (README, Performance).
+ * new string to look up in V8's string table eight times a request (docs/performance.md).
  */
 export function securityHeaders(options: SecurityHeaderOptions): ReadonlyArray<readonly [string, string]> {
   const csp = [

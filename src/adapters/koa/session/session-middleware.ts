@@ -41,7 +41,7 @@ export function sessionCookieName(settings: SessionSettings, production: boolean
  * lives server-side under a hash of the token; idle and absolute expiry are enforced
  * from `createdAt` / `lastSeenAt` on every read. Signing is off unless
  * `ProjectTemplate:Session:Keys` is set: an unguessable token that must exist
- * server-side gains nothing from an HMAC (README, Sessions).
+ * server-side gains nothing from an HMAC (docs/sessions-and-sign-out.md).
  *
  * koa-session writes the whole session back at the end of any request that changed it.
  * A record this request loaded is written back only while it still exists (`replace`),

@@ -20,7 +20,7 @@ export function isSessionToken(value: string): boolean {
 /**
  * SHA-256 of the token, hex, through Node's native one-shot hash: it runs on every request
  * with a session cookie, and measured several times cheaper than a hash written in
- * JavaScript, and about half the cost of a Hash object (README, Performance).
+ * JavaScript, and about half the cost of a Hash object (docs/performance.md).
  */
 function tokenHash(token: string): string {
   return hash('sha256', token, 'hex');

@@ -2,7 +2,7 @@ import { GatehouseError } from '../../../../src/domain/errors.js';
 import type { Principal } from '../../../../src/domain/claims/principal.js';
 import type { AuthorizationSettings } from '../../../../src/domain/settings/settings.js';
 
-/** The starter authorization settings (README, Authorization). */
+/** The starter authorization settings (docs/configuration.md, Authorization). */
 export const starterAuthorization: AuthorizationSettings = {
   RequireAuthenticatedUserByDefault: true,
   RoleClaimType: 'application:role',

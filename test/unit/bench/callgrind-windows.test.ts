@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_WINDOWS, judgeWindows } from '../../../scripts/bench/counted-windows.js';
+import { MAX_WINDOWS, judgeWindows } from '../../../scripts/bench/callgrind.js';
 
 describe('bench: how many callgrind windows a row is counted for', () => {
   it('goes on after one window, whatever it read', () => {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { projectRoot } from './dist-modules.js';
-import { judgeWindows } from './counted-windows.js';
 import { checkStatuses } from './load.js';
 import { stop, waitForLine } from './processes.js';
 import type { RowDefinition } from './rows.js';
@@ -21,7 +20,7 @@ export interface CallgrindCount {
   requests: number;
   /** Each window's count, in the order counted. */
   windows: number[];
-  /** Whether the two fewest windows agreed (counted-windows.ts); false: read with care. */
+  /** Whether the two fewest windows agreed (judgeWindows); false: read with care. */
   agreed: boolean;
   /** The callgrind dump, kept for `callgrind_annotate` when asked for. */
   file?: string;
@@ -47,11 +46,11 @@ const UNDER_VALGRIND = { ProjectTemplate__Session__Redis__CommandTimeoutMs: '100
  * Instructions the row's server executes per request, counted by callgrind: unlike
  * requests per second or CPU time, the count hardly moves with what else the machine is
  * doing (the same build usually counts the same within about 1%, where requests per second move
- * by tens of percent between minutes on this VM), so a ratio of counts shows what the
+ * by tens of percent between minutes on a shared machine), so a ratio of counts shows what the
  * code itself costs. The server runs with `--single-threaded`, so that V8's compiler and
  * collector work on the main thread, in the order the requests cause it, and only the
  * requests in the counted windows after warm-up count (as many windows as it takes for
- * the two fewest to agree: counted-windows.ts). It is not time: valgrind's virtual
+ * the two fewest to agree: judgeWindows). It is not time: valgrind's virtual
  * CPU takes other paths through some native code than the machine does, and cache misses
  * count for nothing.
  */
@@ -127,4 +126,40 @@ export async function countInstructionsPerRequest(
 function control(pid: number | undefined, args: string[]): void {
   const answer = spawnSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' });
   if (answer.status !== 0) throw new Error(`callgrind_control ${args.join(' ')}: ${answer.stderr || answer.stdout}`);
+}
+
+/**
+ * When to stop counting a row under callgrind. A window of requests counts high when V8's
+ * optimizing compiler is at work in it, which under callgrind's `--single-threaded` server
+ * happens on the counted thread: after a collection discards optimized code that held
+ * objects since collected, or when a path taken about once a minute (such as the session's
+ * touch of its idle time, a minute being only some thousands of requests under valgrind)
+ * first runs in optimized code. In one run of the memory row, five windows read 256,500 to
+ * 328,700 instructions a request, the compiler taking from none to 16% of a window, and two
+ * windows both reading high is common (273,000 and more, for a build whose windows read
+ * 256,000-262,000 otherwise). So windows are counted until the two fewest agree, and the
+ * fewest is kept: the request's own cost, without the compiler's bursts.
+ */
+
+/** Two windows agree when the larger is within this fraction of the smaller. */
+export const WINDOWS_AGREE_WITHIN = 0.01;
+/** One window cannot agree with anything: at least two are counted. */
+export const MIN_WINDOWS = 2;
+/** A row whose windows never agree is reported from its fewest after this many, and says so. */
+export const MAX_WINDOWS = 5;
+
+export interface WindowsVerdict {
+  /** Count another window. */
+  countAnother: boolean;
+  /** The fewest instructions per request so far. */
+  fewest: number;
+  /** Whether the two fewest counts agree within WINDOWS_AGREE_WITHIN. */
+  agreed: boolean;
+}
+
+/** Given the counts so far (instructions per request, one per window), whether to go on. */
+export function judgeWindows(counts: readonly number[]): WindowsVerdict {
+  const [fewest = Number.POSITIVE_INFINITY, second = Number.POSITIVE_INFINITY] = [...counts].sort((a, b) => a - b);
+  const agreed = counts.length >= MIN_WINDOWS && second <= fewest * (1 + WINDOWS_AGREE_WITHIN);
+  return { countAnother: !agreed && counts.length < MAX_WINDOWS, fewest, agreed };
 }
