@@ -213,6 +213,19 @@ describe('SAML2 single logout through the app (xml-crypto and node:crypto signed
     expect(await isSignedIn(browser)).to.equal(true);
   });
 
+  it('takes GET and POST only at the logout path (405 with Allow), and a POST up to 64 KiB (413 before reading more)', async () => {
+    const put = await fetch(sloUrl, { method: 'PUT', headers: { accept: 'text/html' } });
+    expect(put.status).to.equal(405);
+    expect(put.headers.get('allow')).to.equal('GET, POST');
+    const large = await fetch(sloUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: `SAMLRequest=${'A'.repeat(70 * 1024)}`,
+    });
+    expect(large.status).to.equal(413);
+    expect(put.headers.get('cache-control')).to.equal('no-store');
+  });
+
   it('SP-initiated: signing out ends the session here first, then sends a signed LogoutRequest; the answer lands on the signed-out login page, once', async () => {
     const { browser, sessionIndex } = await signedIn();
     const home = await (await browser.get(`${app.url}/`)).text();
@@ -348,6 +361,26 @@ describe('SAML2 single logout: when the identity provider cannot be reached thro
     const { logout, signedIn } = await signOutOf((idp) => idp.metadata().replace(/<md:SingleLogoutService[^>]*>/g, ''));
     expect(logout.headers.get('location')).to.equal('/Account/Login');
     expect(signedIn).to.equal(false);
+  });
+
+  it('metadata without a SingleLogoutService: an IdP-initiated LogoutRequest still ends the sessions, and lands on the signed-out login page (no answer to send)', async () => {
+    const idp = await SamlTestIdentityProvider.start();
+    running.push(idp);
+    const app = await startSamlApp(idp, singleLogoutSettings(sp));
+    running.push(app);
+    const browser = new SamlBrowser();
+    expect((await browser.signIn(app, idp)).status).to.equal(302);
+    const xml = logoutRequestXml({
+      issuer: idp.entityId,
+      destination: `${app.url}/Saml2/Logout`,
+      nameId: 'admin@example.com',
+    });
+    const response = await browser.get(
+      redirectUrl(`${app.url}/Saml2/Logout`, 'SAMLRequest', xml, { credential: idp.credential }),
+    );
+    expect(response.status).to.equal(302);
+    expect(response.headers.get('location')).to.equal('/Account/Login');
+    expect((await browser.get(`${app.url}/api/app-info`, { accept: 'application/json' })).status).not.to.equal(200);
   });
 
   it('a SingleLogoutService on another origin than MetadataUrl (the CSP would block it): signed out here only, with a warning', async () => {
