@@ -10,6 +10,12 @@
  * response to their Assertion Consumer Service (the HTTP-POST binding). Its home page, /,
  * is a portal: it starts IdP-initiated sign-ins (an unsolicited response, no InResponseTo,
  * RelayState "/"), as the app tiles of Okta, Entra ID or ADFS do.
+ *
+ * Single logout (SAML Profiles 4.4), HTTP-Redirect both ways, every message signed over the
+ * query: /logout signs the browser out here and sends a LogoutRequest to the service
+ * provider it signed in to (which ends its session and answers at /slo); /slo takes a
+ * service provider's LogoutRequest (its signature checked with the certificate it was
+ * registered with), ends the session here and answers with a LogoutResponse.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,7 +28,9 @@ import {
   type ReceivedAuthnRequest,
 } from './saml/authn-request.js';
 import { encryptAssertion } from './saml/assertion-encryption.js';
-import { assertionXml, encodeForPost, escapeXml, responseXml, signElement } from './saml/saml-response.js';
+import { logoutRequestXml, logoutResponseXml, redirectUrl } from './saml/logout-messages.js';
+import { readRedirectedMessage } from './saml/authn-request.js';
+import { assertionXml, encodeForPost, escapeXml, newSamlId, responseXml, signElement } from './saml/saml-response.js';
 import { makeSigningCredential, type SigningCredential } from './saml/signing-credential.js';
 
 export interface DemoServiceProvider {
@@ -33,7 +41,19 @@ export interface DemoServiceProvider {
    * set, assertions to it are encrypted (AES-256-GCM, RSA-OAEP), after being signed.
    */
   encryptionCertificatePem?: string;
+  /** Its single logout URL and signing certificate (PEM), when it does single logout. */
+  singleLogoutUrl?: string;
+  signingCertificatePem?: string;
 }
+
+/** A browser's sign-in here: who, at which service provider, under which SessionIndex. */
+interface IdpSession {
+  login: 'admin' | 'user';
+  serviceProvider: DemoServiceProvider;
+  sessionIndex: string;
+}
+
+const SESSION_COOKIE = 'demo-saml-idp-session';
 
 export interface DemoSamlIdentityProviderOptions {
   /** Default 0: any free port. */
@@ -70,6 +90,19 @@ export async function startDemoSamlIdentityProvider(
   const host = options.host ?? '127.0.0.2';
   const signing = makeSigningCredential({ commonName: 'demo-saml-idp' });
   const pending = new Map<string, ReceivedAuthnRequest>();
+  const sessions = new Map<string, IdpSession>();
+  /** A session here, for single logout: the service provider signed in to, and the SessionIndex it was given. */
+  const startSession = (
+    res: ServerResponse,
+    login: 'admin' | 'user',
+    serviceProvider: DemoServiceProvider | undefined,
+  ): string => {
+    const sessionIndex = newSamlId();
+    const sessionKey = randomBytes(16).toString('hex');
+    if (serviceProvider) sessions.set(sessionKey, { login, serviceProvider, sessionIndex });
+    res.setHeader('set-cookie', `${SESSION_COOKIE}=${sessionKey}; Path=/; HttpOnly; SameSite=Lax`);
+    return sessionIndex;
+  };
   let origin = '';
   const serviceProviderOf = (request: ReceivedAuthnRequest) =>
     options.serviceProviders.find((sp) => sp.entityId === request.issuer && sp.acsUrl === request.acsUrl);
@@ -78,7 +111,9 @@ export async function startDemoSamlIdentityProvider(
     const url = new URL(req.url ?? '/', origin);
     const entityId = `${origin}/metadata`;
     if (req.method === 'GET' && url.pathname === '/metadata') {
-      const xml = identityProviderMetadataXml(entityId, `${origin}/sso`, [signing.certificateBody]);
+      const xml = identityProviderMetadataXml(entityId, `${origin}/sso`, [signing.certificateBody], {
+        singleLogoutUrl: `${origin}/slo`,
+      });
       return void res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(xml);
     }
     if (req.method === 'GET' && url.pathname === '/sso') {
@@ -97,12 +132,15 @@ export async function startDemoSamlIdentityProvider(
         return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>');
       }
       pending.delete(form.get('pending') ?? '');
+      const serviceProvider = options.serviceProviders.find((sp) => sp.entityId === request.issuer);
+      const sessionIndex = startSession(res, login, serviceProvider);
       const response = signedResponse(
         signing,
         entityId,
         login,
         { audience: request.issuer, acsUrl: request.acsUrl, ...serviceProviderOf(request) },
         request.id,
+        sessionIndex,
       );
       return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), true);
     }
@@ -123,8 +161,64 @@ export async function startDemoSamlIdentityProvider(
         login,
         { ...serviceProvider, audience: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl },
         null,
+        startSession(res, login, serviceProvider),
       );
       return void page(res, 'Signing you in', postForm(serviceProvider.acsUrl, response, '/'), true);
+    }
+    if (req.method === 'GET' && url.pathname === '/logout') {
+      const session = sessions.get(cookieOf(req) ?? '');
+      return void page(
+        res,
+        'Demo SAML identity provider',
+        session
+          ? `<p>Signed in here as <b>${session.login}</b>.</p><form method="post" action="/logout"><button type="submit">Sign out everywhere</button></form>`
+          : '<p>Nobody is signed in here.</p>',
+      );
+    }
+    if (req.method === 'POST' && url.pathname === '/logout') {
+      const key = cookieOf(req) ?? '';
+      const session = sessions.get(key);
+      sessions.delete(key);
+      const target = session?.serviceProvider;
+      if (!session || !target?.singleLogoutUrl) return void page(res, 'Signed out', '<p>You are signed out here.</p>');
+      // IdP-initiated single logout: a signed LogoutRequest, through the browser, to the service provider.
+      const xml = logoutRequestXml({
+        issuer: entityId,
+        destination: target.singleLogoutUrl,
+        nameId: session.login,
+        nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+        sessionIndexes: [session.sessionIndex],
+      });
+      res.writeHead(302, {
+        location: redirectUrl(target.singleLogoutUrl, 'SAMLRequest', xml, { credential: signing }),
+      });
+      return void res.end();
+    }
+    if (req.method === 'GET' && url.pathname === '/slo') {
+      const message = readRedirectedMessage(url);
+      if (message.field === 'SAMLResponse') {
+        return void page(res, 'Signed out', '<p>You are signed out here and at the application.</p>');
+      }
+      const issuer = message.document.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Issuer')[0];
+      const serviceProvider = options.serviceProviders.find((sp) => sp.entityId === issuer?.textContent);
+      if (
+        !serviceProvider?.singleLogoutUrl ||
+        !serviceProvider.signingCertificatePem ||
+        !message.signatureValid(serviceProvider.signingCertificatePem)
+      ) {
+        return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unsigned or unknown LogoutRequest.');
+      }
+      // SP-initiated single logout: end the session here, answer with a signed LogoutResponse.
+      const key = cookieOf(req);
+      if (key !== undefined) sessions.delete(key);
+      const xml = logoutResponseXml({
+        issuer: entityId,
+        destination: serviceProvider.singleLogoutUrl,
+        inResponseTo: message.document.getAttribute('ID') ?? '',
+      });
+      const location = redirectUrl(serviceProvider.singleLogoutUrl, 'SAMLResponse', xml, { credential: signing });
+      res.writeHead(302, { location });
+      return void res.end();
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   };
@@ -152,16 +246,21 @@ export async function startDemoSamlIdentityProvider(
   };
 }
 
-/** A Response and its Assertion, both signed, for `login` at `serviceProvider`, answering `inResponseTo` (null: unsolicited). */
+/**
+ * A Response and its Assertion, both signed, for `login` at `serviceProvider`, answering
+ * `inResponseTo` (null: unsolicited); the assertion's ID is the session index single logout names.
+ */
 function signedResponse(
   signing: SigningCredential,
   entityId: string,
   login: 'admin' | 'user',
   serviceProvider: { audience: string; acsUrl: string; encryptionCertificatePem?: string },
   inResponseTo: string | null,
+  sessionIndex: string,
 ): string {
   const signedAssertion = signElement(
     assertionXml({
+      assertionId: sessionIndex,
       issuer: entityId,
       nameId: login,
       nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
@@ -202,6 +301,11 @@ function portal(serviceProviders: DemoServiceProvider[]): string {
 </form>`,
     )
     .join('\n');
+}
+
+function cookieOf(req: IncomingMessage): string | undefined {
+  const match = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([0-9a-f]+)`).exec(req.headers.cookie ?? '');
+  return match?.[1];
 }
 
 function loginForm(pendingKey: string, serviceProvider: string): string {

@@ -47,6 +47,26 @@ export interface DemoSamlRegistration {
   displayName: string;
   /** Gatehouse's encryption key pair (PEM) when the demo encrypts assertions (`DEMO_SAML_ENCRYPT=1`). */
   encryption?: { certificatePem: string; privateKeyPem: string };
+  /** Gatehouse's SAML signing pair (made at demo start): it signs AuthnRequests and single-logout messages. */
+  signing: { certificatePem: string; privateKeyPem: string };
+}
+
+/** The single logout path the demo registers at its SAML identity provider (the default). */
+export const DEMO_SAML_LOGOUT_PATH = '/Saml2/Logout';
+
+/** What the demo SAML identity provider knows of Gatehouse: its entity ID, ACS, single logout URL, signing certificate and encryption certificate (when the demo encrypts). */
+export function demoSamlServiceProvider(
+  appOrigin: string,
+  signing: { certificatePem: string },
+  encryption?: { certificatePem: string },
+) {
+  return {
+    encryptionCertificatePem: encryption?.certificatePem,
+    entityId: demoSamlEntityId(appOrigin),
+    acsUrl: `${appOrigin}/Saml2/Acs`,
+    singleLogoutUrl: `${appOrigin}${DEMO_SAML_LOGOUT_PATH}`,
+    signingCertificatePem: signing.certificatePem,
+  };
 }
 
 /** The entity ID the demo gives Gatehouse: its ModulePath, where it serves its own SAML metadata. */
@@ -60,7 +80,8 @@ export function demoSamlEntityId(appOrigin: string): string {
  * into `application:permission`, as an operator would for a real identity provider. With
  * `encryption`, Gatehouse gets that key pair and requires encrypted assertions.
  * IdP-initiated sign-in is allowed here, for the demo only (its portal page starts one):
- * the default is off, and production warns when it is on.
+ * the default is off, and production warns when it is on. It signs its AuthnRequests and
+ * does single logout with the pair made at demo start.
  */
 export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, string> {
   const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
@@ -71,6 +92,11 @@ export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, str
     [`${saml}MetadataUrl`]: demo.metadataUrl,
     [`${saml}ModulePath`]: '/Saml2/Acs',
     [`${saml}AllowIdpInitiated`]: 'true',
+    [`${saml}SigningCertificate`]: demo.signing.certificatePem,
+    [`${saml}SigningKey`]: demo.signing.privateKeyPem,
+    [`${saml}SignAuthnRequests`]: 'true',
+    [`${saml}SingleLogout`]: 'true',
+    [`${saml}SingleLogoutPath`]: DEMO_SAML_LOGOUT_PATH,
     ProjectTemplate__Authentication__ClaimsTransformation__Mappings__Saml2__permissions: 'application:permission',
     // Encrypting, the demo requires it, so that a sign-in shows the decryption at work.
     ...(demo.encryption

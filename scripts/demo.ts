@@ -15,12 +15,12 @@ import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js'
 import {
   DEMO_BACKCHANNEL_LOGOUT_PATH,
   DEMO_CALLBACK_PATH,
-  demoSamlEntityId,
+  demoSamlServiceProvider,
   demoSamlSettings,
   demoSettings,
 } from './demo-settings.js';
-import { startDemoSocialProviders } from './demo-social-providers.js';
 import { makeSigningCredential } from './saml/signing-credential.js';
+import { startDemoSocialProviders } from './demo-social-providers.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
   console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
@@ -50,15 +50,11 @@ const idp = await startDemoIdentityProvider({
 const samlEncryption = ['1', 'true'].includes(process.env.DEMO_SAML_ENCRYPT ?? '')
   ? makeSigningCredential({ commonName: 'gatehouse-demo-sp-encryption' })
   : undefined;
+// Gatehouse's SAML signing pair: AuthnRequests and single-logout messages are signed with it.
+const samlSigning = makeSigningCredential({ commonName: 'gatehouse-demo-sp' });
 const samlIdp = await startDemoSamlIdentityProvider({
   port: Number(process.env.DEMO_SAML_IDP_PORT ?? 0),
-  serviceProviders: [
-    {
-      entityId: demoSamlEntityId(appOrigin),
-      acsUrl: `${appOrigin}/Saml2/Acs`,
-      encryptionCertificatePem: samlEncryption?.certificatePem,
-    },
-  ],
+  serviceProviders: [demoSamlServiceProvider(appOrigin, samlSigning, samlEncryption)],
 });
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
@@ -84,6 +80,7 @@ try {
         metadataUrl: samlIdp.metadataUrl,
         displayName: 'the demo SAML identity provider',
         encryption: samlEncryption,
+        signing: samlSigning,
       }),
       ...social.env,
     },
@@ -116,6 +113,8 @@ ${users}
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
     any password), at ${samlIdp.metadataUrl}; or start from its portal,
     ${samlIdp.portalUrl}, as users of an identity provider's app tiles do (IdP-initiated).
+    Single logout works both ways: sign out at ${new URL('/logout', samlIdp.metadataUrl).href}
+    to be signed out of Gatehouse too, or sign out from Gatehouse's top bar to be signed out there as well.
     ${samlEncryption ? 'Its assertions are encrypted to Gatehouse (DEMO_SAML_ENCRYPT=1).' : 'DEMO_SAML_ENCRYPT=1 makes it encrypt its assertions to Gatehouse.'}
 
     Or sign in with a social provider, each a local server shaped like its vendor

@@ -20,6 +20,7 @@ try {
   const callbacks = gatehouse.identityProviders.flatMap((p) => [
     `${p.info.callbackPath} (${p.info.scheme})`,
     ...(p.logoutNoticePath ? [`${p.logoutNoticePath} (${p.info.scheme} back-channel logout)`] : []),
+    ...(p.logout ? [`${p.logout.path} (${p.info.scheme} logout)`] : []),
   ]);
   console.log(
     `\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`,

@@ -3,6 +3,7 @@
  * DEFLATE, then base64, then URL-encoding), as an identity provider does. For the demo
  * identity provider and the tests; nothing in src/ imports it.
  */
+import { verify } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 
@@ -13,6 +14,50 @@ export interface ReceivedAuthnRequest {
   /** The RelayState to send back unchanged, if any. */
   relayState: string | undefined;
   xml: string;
+}
+
+/** A message received with the HTTP-Redirect binding, as an identity provider reads it. */
+export interface ReceivedRedirectMessage {
+  field: 'SAMLRequest' | 'SAMLResponse';
+  xml: string;
+  document: Element;
+  relayState: string | undefined;
+  /** True when SigAlg is RSA-SHA256 and Signature verifies over the raw query with `certificatePem`. */
+  signatureValid: (certificatePem: string) => boolean;
+  sigAlg: string | undefined;
+}
+
+/**
+ * Reads and inflates a redirect-binding message; its query signature is checked over the
+ * parameters as they appear in the URL (SAML Bindings 3.4.4.1), with node:crypto alone.
+ */
+export function readRedirectedMessage(location: string | URL): ReceivedRedirectMessage {
+  const url = new URL(location);
+  const raw = new Map(
+    url.search
+      .slice(1)
+      .split('&')
+      .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] as const),
+  );
+  const field = raw.has('SAMLRequest') ? 'SAMLRequest' : 'SAMLResponse';
+  const encoded = url.searchParams.get(field);
+  if (!encoded) throw new Error('no SAML message in the redirect');
+  const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+  const sigAlg = url.searchParams.get('SigAlg') ?? undefined;
+  const signature = url.searchParams.get('Signature');
+  const relay = raw.has('RelayState') ? `&RelayState=${raw.get('RelayState')}` : '';
+  const signed = `${field}=${raw.get(field)}${relay}&SigAlg=${raw.get('SigAlg')}`;
+  return {
+    field,
+    xml,
+    document: new DOMParser().parseFromString(xml, 'text/xml').documentElement,
+    relayState: url.searchParams.get('RelayState') ?? undefined,
+    sigAlg,
+    signatureValid: (certificatePem) =>
+      sigAlg === 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256' &&
+      signature !== null &&
+      verify('sha256', Buffer.from(signed), certificatePem, Buffer.from(signature, 'base64')),
+  };
 }
 
 export function readRedirectedAuthnRequest(location: string | URL): ReceivedAuthnRequest {
@@ -31,8 +76,20 @@ export function readRedirectedAuthnRequest(location: string | URL): ReceivedAuth
   };
 }
 
+/** What an identity provider's metadata may add: a SingleLogoutService, a demand for signed AuthnRequests. */
+export interface MetadataExtras {
+  /** The SingleLogoutService location for HTTP-Redirect (and HTTP-POST). */
+  singleLogoutUrl?: string;
+  wantAuthnRequestsSigned?: boolean;
+}
+
 /** The metadata document of an identity provider (SAML Metadata 2.4.3) with these signing certificates. */
-export function identityProviderMetadataXml(entityId: string, ssoUrl: string, certificateBodies: string[]): string {
+export function identityProviderMetadataXml(
+  entityId: string,
+  ssoUrl: string,
+  certificateBodies: string[],
+  extras: MetadataExtras = {},
+): string {
   const keys = certificateBodies
     .map(
       (body) =>
@@ -42,8 +99,16 @@ export function identityProviderMetadataXml(entityId: string, ssoUrl: string, ce
   return (
     `<?xml version="1.0" encoding="UTF-8"?>` +
     `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${entityId}">` +
-    `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol" WantAuthnRequestsSigned="false">` +
+    `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol" WantAuthnRequestsSigned="${extras.wantAuthnRequestsSigned === true}">` +
     keys +
+    (extras.singleLogoutUrl
+      ? ['HTTP-Redirect', 'HTTP-POST']
+          .map(
+            (binding) =>
+              `<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${extras.singleLogoutUrl}"/>`,
+          )
+          .join('')
+      : '') +
     `<md:NameIDFormat>urn:oasis:names:tc:SAML:2.0:nameid-format:persistent</md:NameIDFormat>` +
     `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${ssoUrl}"/>` +
     `</md:IDPSSODescriptor></md:EntityDescriptor>`

@@ -124,7 +124,7 @@ export function responseXml(fields: ResponseFields, assertion: string): string {
  * signature, exclusive canonicalization, the signature placed right after that element's
  * Issuer, as the SAML schema requires).
  */
-export function signElement(xml: string, localName: 'Assertion' | 'Response', options: SignOptions): string {
+export function signElement(xml: string, localName: string, options: SignOptions): string {
   const signer = new SignedXml({
     privateKey: options.credential.privateKeyPem,
     publicCert: options.credential.certificatePem,

@@ -2,8 +2,9 @@ import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } fr
 
 /**
  * A certificate and its private key, configured as PEM text (a SAML service provider's
- * encryption or signing pair). The key is a secret: nothing here puts any part of either
- * value in a message, and the problems below are written by us, never by the parser.
+ * signing or encryption pair). The key is a secret: nothing here puts any part of either
+ * value in a message, and the reasons below are written by us, never by the parser (node's
+ * parse errors can echo what they read).
  */
 export interface PemKeyPair {
   certificate: X509Certificate;
@@ -12,23 +13,21 @@ export interface PemKeyPair {
   privateKey: KeyObject;
 }
 
+/** Why a configured pair cannot be used: which of the two, and a reason fit for a startup message. */
+export interface PemKeyPairProblem {
+  key: 'certificate' | 'privateKey';
+  reason: string;
+}
+
+/** RSA-SHA256 signatures and RSA-OAEP key transport need RSA; below 2048 bits is refused (NIST SP 800-131A). */
+const MIN_MODULUS_BITS = 2048;
+
 /**
  * PEM as configured: environment variables and one-line settings often carry the line
  * breaks as the two characters `\n`, so those are read as line breaks.
  */
 export function normalizePem(text: string): string {
   return text.replace(/\\n/g, '\n').replace(/\r\n?/g, '\n').trim();
-}
-
-/** The X.509 certificate of a `-----BEGIN CERTIFICATE-----` block; undefined when it is none. */
-export function readPemCertificate(text: string): X509Certificate | undefined {
-  const pem = normalizePem(text);
-  if (!pem.startsWith('-----BEGIN CERTIFICATE-----')) return undefined;
-  try {
-    return new X509Certificate(pem);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -46,34 +45,43 @@ export function readPemPrivateKey(text: string): KeyObject | undefined {
   }
 }
 
-/** True when the private key is the one whose public half the certificate carries. */
-export function keyMatchesCertificate(privateKey: KeyObject, certificate: X509Certificate): boolean {
-  const fromKey = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
-  const fromCertificate = certificate.publicKey.export({ type: 'spki', format: 'der' });
-  return fromKey.equals(fromCertificate);
-}
-
 /**
- * Reads a configured pair: `{ pair }`, or `{ problem }` saying what is wrong with which of
- * the two in words fit for a startup message (`certificate` or `key` first, then why).
+ * Reads a certificate and its RSA private key. Never throws. Refused: text that is not a
+ * PEM certificate or an unencrypted PEM private key, a key other than RSA of at least 2048
+ * bits, and a key that is not the certificate's (its public half differs).
  */
-export function readPemKeyPair(
-  certificateText: string,
-  keyText: string,
-):
-  | { pair: PemKeyPair; problem?: undefined }
-  | { pair?: undefined; problem: { of: 'certificate' | 'key'; reason: string } } {
-  const certificate = readPemCertificate(certificateText);
-  if (!certificate) return { problem: { of: 'certificate', reason: 'is not a PEM X.509 certificate' } };
+export function readPemKeyPair(certificateText: string, keyText: string): PemKeyPair | PemKeyPairProblem {
+  let certificate: X509Certificate;
+  try {
+    const pem = normalizePem(certificateText);
+    if (!pem.startsWith('-----BEGIN CERTIFICATE-----')) throw new Error('not a certificate');
+    certificate = new X509Certificate(pem);
+  } catch {
+    return { key: 'certificate', reason: 'is not a PEM certificate (-----BEGIN CERTIFICATE-----)' };
+  }
   const privateKey = readPemPrivateKey(keyText);
   if (!privateKey) {
     return {
-      problem: { of: 'key', reason: 'is not an unencrypted PEM private key (PKCS#8 or PKCS#1, without a passphrase)' },
+      key: 'privateKey',
+      reason:
+        'is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----, without a passphrase)',
     };
   }
-  if (!keyMatchesCertificate(privateKey, certificate)) {
-    return { problem: { of: 'key', reason: 'does not belong to the certificate configured with it' } };
+  if (
+    privateKey.asymmetricKeyType !== 'rsa' ||
+    (privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_MODULUS_BITS
+  ) {
+    return { key: 'privateKey', reason: `must be an RSA key of at least ${MIN_MODULUS_BITS} bits` };
   }
-  const certificateBody = certificate.raw.toString('base64');
-  return { pair: { certificate, certificateBody, privateKey } };
+  const publicOfKey = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+  const publicOfCertificate = certificate.publicKey.export({ type: 'spki', format: 'der' });
+  if (!publicOfKey.equals(publicOfCertificate)) {
+    return { key: 'privateKey', reason: 'is not the private key of the configured certificate' };
+  }
+  return { certificate, certificateBody: certificate.raw.toString('base64'), privateKey };
+}
+
+/** True when the value is a problem, not a pair. */
+export function isPemKeyPairProblem(value: PemKeyPair | PemKeyPairProblem): value is PemKeyPairProblem {
+  return 'reason' in value;
 }

@@ -21,6 +21,7 @@ import { EndSessions } from '../application/use-cases/end-sessions.js';
 import { AcceptLogoutNotice } from '../application/use-cases/accept-logout-notice.js';
 import { EndedProviderSessions } from '../application/sign-in/ended-provider-sessions.js';
 import { ManageSessions } from '../application/use-cases/manage-sessions.js';
+import { ReceiveProviderLogout } from '../application/use-cases/receive-provider-logout.js';
 import { SessionIndex } from '../application/sign-in/session-index.js';
 import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
@@ -91,6 +92,7 @@ export async function composeServices(
   container.registerSingleton(AcceptLogoutNotice);
   container.registerSingleton(ManageSessions);
   container.registerSingleton(SignOut);
+  container.registerSingleton(ReceiveProviderLogout);
   container.registerSingleton(AuthenticateSession);
   return container;
 }

@@ -14,6 +14,7 @@ import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { ManageSessions } from '../application/use-cases/manage-sessions.js';
+import { ReceiveProviderLogout } from '../application/use-cases/receive-provider-logout.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
 import { createApp } from '../adapters/koa/app.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
@@ -21,6 +22,7 @@ import { flowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
 import { authentication } from '../adapters/koa/middleware/authentication.js';
 import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
 import { logoutNotices } from '../adapters/koa/middleware/logout-notices.js';
+import { providerLogouts } from '../adapters/koa/middleware/provider-logouts.js';
 import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
 import { routedPaths } from '../adapters/koa/routes/route-paths.js';
 import { sessionCookieName } from '../adapters/koa/session/session-middleware.js';
@@ -52,6 +54,7 @@ export function createPipeline(
   const policies = applicationPolicies(settings.Authorization);
   const cookieName = sessionCookieName(settings.Session, production);
   const flowBinding = flowBindingCookie(`${cookieName}.flow`, production);
+  const notice = signedOutNotice(`${cookieName}.signedout`, production);
 
   const endpoints = endpointTable({
     settings,
@@ -62,7 +65,7 @@ export function createPipeline(
     policies,
     providers: identityProviders.map((provider) => provider.info),
     flowBinding,
-    signedOutNotice: signedOutNotice(`${cookieName}.signedout`, production),
+    signedOutNotice: notice,
     checkReadiness: container.resolve(CheckReadiness),
     beginSignIn: container.resolve(BeginSignIn),
     signOut: container.resolve(SignOut),
@@ -115,6 +118,12 @@ export function createPipeline(
             logoutNotices: logoutNotices({
               providers: identityProviders,
               acceptLogoutNotice: container.resolve(AcceptLogoutNotice),
+              publicOrigin: configuration.publicOrigin,
+            }),
+            providerLogouts: providerLogouts({
+              providers: identityProviders,
+              receiveLogout: container.resolve(ReceiveProviderLogout),
+              signedOutNotice: notice,
               publicOrigin: configuration.publicOrigin,
             }),
           }),

@@ -153,6 +153,41 @@ describe('SAML sign-in in a real browser (chromium)', function () {
         await context.close();
       }
     });
+
+    it('single logout, IdP-initiated: signing out at the demo identity provider signs the browser out of Gatehouse', async function () {
+      const context: BrowserContext = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await signInWithSaml(page, stack.appOrigin, stack.saml.origin, 'admin');
+        await page.goto(`${stack.saml.origin}/logout`);
+        await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+        await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+        expect(await page.locator('body').textContent()).to.contain('signed out here and at the application');
+        await page.goto(`${stack.appOrigin}/`);
+        expect(page.url(), 'anonymous again: the starter page challenges to the login page').to.contain(
+          '/Account/Login',
+        );
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('single logout, SP-initiated: Gatehouse’s sign-out reaches the demo identity provider and comes back to the signed-out login page', async function () {
+      const context: BrowserContext = await browser.newContext();
+      const page = await context.newPage();
+      const watch = await PageWatch.attach(context, page, ['127.0.0.1', '127.0.0.2']);
+      try {
+        await signInWithSaml(page, stack.appOrigin, stack.saml.origin, 'user');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL(`${stack.appOrigin}/Account/Login`);
+        await page.getByText('You have been signed out.').waitFor();
+        const idpLogout = await context.request.get(`${stack.saml.origin}/logout`);
+        expect(await idpLogout.text(), 'the identity provider ended its session too').to.contain('Nobody is signed in');
+        expect(watch.problemsOn(stack.appOrigin), 'CSP violations (form-action) on Gatehouse pages').to.deep.equal([]);
+      } finally {
+        await context.close();
+      }
+    });
   });
 
   describe('production posture: https through a TLS-terminating proxy, TrustProxy, NODE_ENV=production', () => {

@@ -43,6 +43,20 @@ export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<st
   return { ...app, acsUrl: `${url}/Saml2/Acs` };
 }
 
+/** The settings a service provider with single logout needs: its signing pair and the switch. */
+export function singleLogoutSettings(
+  sp: SigningCredential,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
+  return {
+    [`${saml}SigningCertificate`]: sp.certificatePem,
+    [`${saml}SigningKey`]: sp.privateKeyPem,
+    [`${saml}SingleLogout`]: 'true',
+    ...extra,
+  };
+}
+
 /** A browser for SAML sign-ins: one cookie jar, redirects not followed. */
 export class SamlBrowser {
   readonly jar = new CookieJar();

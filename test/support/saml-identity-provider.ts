@@ -65,6 +65,10 @@ export class SamlTestIdentityProvider {
   /** Replaces the metadata document when set. */
   metadataOverride: string | undefined;
   metadataRequests = 0;
+  /** List a SingleLogoutService (`sloUrl`) in the metadata. */
+  singleLogout = false;
+  /** Ask for signed AuthnRequests in the metadata. */
+  wantAuthnRequestsSigned = false;
 
   private constructor(
     private readonly server: Server,
@@ -102,8 +106,18 @@ export class SamlTestIdentityProvider {
     return `${this.origin}/sso`;
   }
 
+  get sloUrl(): string {
+    return `${this.origin}/slo`;
+  }
+
   metadata(): string {
-    return this.metadataOverride ?? identityProviderMetadataXml(this.entityId, this.ssoUrl, this.metadataCertificates);
+    return (
+      this.metadataOverride ??
+      identityProviderMetadataXml(this.entityId, this.ssoUrl, this.metadataCertificates, {
+        ...(this.singleLogout ? { singleLogoutUrl: this.sloUrl } : {}),
+        wantAuthnRequestsSigned: this.wantAuthnRequestsSigned,
+      })
+    );
   }
 
   /** The signed response XML to `request` for `audience`, as `options` says. */

@@ -9,7 +9,7 @@ import {
 import { Namespaces } from './saml-names.js';
 import { samlRefusal } from './saml-refusals.js';
 import { childElements, parseSamlXml } from './saml-xml.js';
-import { verifySignedElement, type SignedParts } from './signed-parts.js';
+import { verifyEnvelopedSignature, type SignedParts } from './signed-parts.js';
 import type { SigningCertificate } from './signing-certificate.js';
 
 /** SignedParts of an encrypted response, and the response as the schema check reads it. */
@@ -43,7 +43,7 @@ export function readDecryptedParts(
   let response: Element | undefined;
   let encrypted = shape.encryptedAssertion;
   if (shape.responseSignature) {
-    const signed = verifySignedElement(xml, shape.response, shape.responseSignature, certificates);
+    const signed = verifyEnvelopedSignature(xml, shape.response, shape.responseSignature, certificates);
     signers.push(signed.signer);
     response = signed.element;
     const [inside] = childElements(signed.element, Namespaces.assertion, 'EncryptedAssertion');
@@ -65,7 +65,7 @@ export function readDecryptedParts(
   if (requireSignedAssertion && !decrypted.signature) throw samlRefusal('idp.assertion_unsigned');
   let assertion = decrypted.assertion;
   if (decrypted.signature) {
-    const signed = verifySignedElement(assertionXml, decrypted.assertion, decrypted.signature, certificates);
+    const signed = verifyEnvelopedSignature(assertionXml, decrypted.assertion, decrypted.signature, certificates);
     signers.push(signed.signer);
     assertion = signed.element;
   }

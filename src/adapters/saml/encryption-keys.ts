@@ -1,8 +1,7 @@
 import type { ProviderChecks } from '../../domain/providers/provider-definition.js';
 import type { SettingsProblem } from '../../domain/settings/problem.js';
 import { GatehouseError } from '../../domain/errors.js';
-import type { KeyObject } from 'node:crypto';
-import { readPemKeyPair, readPemPrivateKey, type PemKeyPair } from '../pem-key-pair.js';
+import { isPemKeyPairProblem, readPemKeyPair, type PemKeyPair } from '../pem-key-pair.js';
 import type { Saml2Settings } from './saml2-settings.js';
 
 /**
@@ -14,9 +13,6 @@ const SLOTS = [
   { certificate: 'EncryptionCertificate', key: 'EncryptionKey' },
   { certificate: 'EncryptionCertificate2', key: 'EncryptionKey2' },
 ] as const;
-
-/** RSA-OAEP key transport needs an RSA key; below 2048 bits is refused (NIST SP 800-131A). */
-const MIN_MODULUS_BITS = 2048;
 
 type EncryptionSettings = Pick<
   Saml2Settings,
@@ -49,16 +45,9 @@ export function encryptionKeyProblems(settings: EncryptionSettings, check: Provi
         ),
       );
     }
-    const privateKey = readPemPrivateKey(key);
-    const keyProblem = privateKey && rsaKeyProblem(privateKey);
-    if (keyProblem) {
-      problems.push(...check.problem(slot.key, keyProblem));
-      return;
-    }
     const reading = readPemKeyPair(certificate, key);
-    if (reading.problem) {
-      const name = reading.problem.of === 'certificate' ? slot.certificate : slot.key;
-      problems.push(...check.problem(name, reading.problem.reason));
+    if (isPemKeyPairProblem(reading)) {
+      problems.push(...check.problem(reading.key === 'certificate' ? slot.certificate : slot.key, reading.reason));
     }
   });
   if (settings.RequireEncryptedAssertions && !hasFirstPair(settings)) {
@@ -76,21 +65,13 @@ export function encryptionKeyProblems(settings: EncryptionSettings, check: Provi
 export function readEncryptionKeys(settings: EncryptionSettings): PemKeyPair[] {
   return SLOTS.filter((slot) => settings[slot.certificate].trim() !== '').map((slot) => {
     const reading = readPemKeyPair(settings[slot.certificate], settings[slot.key]);
-    if (!reading.pair) {
+    if (isPemKeyPairProblem(reading)) {
       throw new GatehouseError('config.invalid', `The Saml2 ${slot.certificate} / ${slot.key} pair cannot be read.`);
     }
-    return reading.pair;
+    return reading;
   });
 }
 
 function hasFirstPair(settings: EncryptionSettings): boolean {
   return settings.EncryptionCertificate.trim() !== '' && settings.EncryptionKey.trim() !== '';
-}
-
-function rsaKeyProblem(privateKey: KeyObject): string | undefined {
-  if (privateKey.asymmetricKeyType !== 'rsa') {
-    return 'must be an RSA key: identity providers encrypt the assertion key with RSA-OAEP';
-  }
-  const bits = privateKey.asymmetricKeyDetails?.modulusLength ?? 0;
-  return bits < MIN_MODULUS_BITS ? `must be an RSA key of at least ${MIN_MODULUS_BITS} bits` : undefined;
 }

@@ -12,14 +12,18 @@ export interface IdentityProviderMetadata {
   singleSignOnUrl: string;
   /** Every signing certificate: during a key rollover the metadata names the old and the new one. */
   signingCertificates: SigningCertificate[];
+  /** The SingleLogoutService for the HTTP-Redirect binding, when it lists one (SAML Metadata 2.2.2). */
+  singleLogout?: { location: string; responseLocation: string };
 }
 
-/** How far a metadata document is trusted, and which of its entities is the identity provider. */
+/** How far a metadata document is trusted, which of its entities is the identity provider, and what it may ask of us. */
 export interface MetadataTrust {
   /** `IdpEntityId`: the entity to use in an aggregate; empty: the only identity provider it holds. */
   idpEntityId: string;
   /** `MetadataSigningCertificate`: when set, the document's root must carry a valid signature by it. */
   signingCertificate: SigningCertificate | undefined;
+  /** True when this service provider signs its AuthnRequests: metadata that wants them signed is then accepted. */
+  signsAuthnRequests: boolean;
 }
 
 /**
@@ -29,9 +33,9 @@ export interface MetadataTrust {
  * first and only the signed content is read. Refused, with a reason for the operator that
  * quotes nothing of the document: a DTD, another root, no IDPSSODescriptor for SAML 2.0,
  * no HTTP-Redirect SingleSignOnService, a `validUntil` in the past (SAML Metadata 2.1.2),
- * a demand for signed AuthnRequests (Gatehouse holds no signing key), and above all **no
- * signing certificate**: samlify would then trust a certificate carried inside the
- * message itself, which anyone can make.
+ * a demand for signed AuthnRequests when this service provider does not sign them
+ * (SignAuthnRequests), and above all **no signing certificate**: samlify would then trust a
+ * certificate carried inside the message itself, which anyone can make.
  *
  * Only strings and certificates are returned: the document's DOM, tens of MB for an
  * aggregate, is garbage as soon as this returns.
@@ -39,7 +43,7 @@ export interface MetadataTrust {
 export function readIdentityProviderMetadata(
   xml: string,
   now: number,
-  trust: MetadataTrust = { idpEntityId: '', signingCertificate: undefined },
+  trust: MetadataTrust = { idpEntityId: '', signingCertificate: undefined, signsAuthnRequests: false },
 ): IdentityProviderMetadata {
   const parsed = parseSamlXml(xml, () =>
     metadataRefusal('It is not a well-formed XML document without a DTD.'),
@@ -53,9 +57,9 @@ export function readIdentityProviderMetadata(
     (attributeOf(candidate, 'protocolSupportEnumeration') ?? '').split(/\s+/).includes(Namespaces.protocol),
   );
   if (!descriptor) throw metadataRefusal('It has no IDPSSODescriptor supporting SAML 2.0.');
-  if (attributeOf(descriptor, 'WantAuthnRequestsSigned') === 'true') {
+  if (attributeOf(descriptor, 'WantAuthnRequestsSigned') === 'true' && !trust.signsAuthnRequests) {
     throw metadataRefusal(
-      'It asks for signed AuthnRequests, which Gatehouse does not send (no service-provider key is configured).',
+      'It asks for signed AuthnRequests (WantAuthnRequestsSigned): set Saml2:SignAuthnRequests to true, with Saml2:SigningCertificate and Saml2:SigningKey.',
     );
   }
   const singleSignOnUrl = childElements(descriptor, Namespaces.metadata, 'SingleSignOnService')
@@ -77,5 +81,17 @@ export function readIdentityProviderMetadata(
   if (signingCertificates.length === 0) {
     throw metadataRefusal('It names no signing certificate, so no response could be verified against it.');
   }
-  return { entityId, singleSignOnUrl, signingCertificates };
+  const singleLogout = childElements(descriptor, Namespaces.metadata, 'SingleLogoutService')
+    .filter((service) => attributeOf(service, 'Binding') === Bindings.redirect)
+    .map((service) => {
+      const location = attributeOf(service, 'Location') ?? '';
+      // SAML Metadata 2.2.2: responses go to ResponseLocation when it is given.
+      return { location, responseLocation: attributeOf(service, 'ResponseLocation') ?? location };
+    })
+    .find(({ location, responseLocation }) => [location, responseLocation].every(isHttpUrl));
+  return { entityId, singleSignOnUrl, signingCertificates, ...(singleLogout ? { singleLogout } : {}) };
+}
+
+function isHttpUrl(value: string): boolean {
+  return /^https?:\/\//.test(value) && URL.canParse(value);
 }

@@ -10,9 +10,12 @@ import type {
   FlowSecrets,
   IdentityProvider,
   IdentityProviderInfo,
+  LogoutEndpoint,
   ProviderIdentity,
   UnsolicitedIdentity,
   UnsolicitedSignIns,
+  ProviderLogout,
+  ProviderSessionRecord,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
@@ -27,23 +30,30 @@ import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-
 import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
 import { readMetadata } from './metadata-reader.js';
 import { fetchMetadata } from './metadata-fetch.js';
+import { authnRequestXml, newRequestId } from './outgoing-messages.js';
+import { redirectBindingUrl } from './redirect-binding.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
 import type { Saml2Settings } from './saml2-settings.js';
 import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
+import { Namespaces } from './saml-names.js';
 import { metadataRefusal, samlRefusal } from './saml-refusals.js';
 import type { SchemaCheck } from './saml-schema-validation.js';
+import { logoutKeysOf, readNameId, samlSessionRecord, sessionIndexOf } from './saml-name-id.js';
 import { reportedStatus } from './saml-status.js';
-import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
-import { withEncryptionKeys } from './service-provider-metadata.js';
+import { attributeOf, childElements, decodePostedMessage, parseSamlXml } from './saml-xml.js';
+import { serviceProviderMetadataXml } from './service-provider-metadata.js';
 import { readSignedParts, type SignedParts } from './signed-parts.js';
 import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
+import { SamlSingleLogout } from './single-logout.js';
 import { namesNoRequest } from './unsolicited-response.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
 /** A signed response with a few dozen attributes is tens of KiB; 512 KiB leaves ample room and bounds the work. */
 export const SAML_RESPONSE_LIMIT_BYTES = 512 * 1024;
+/** A signed LogoutRequest is a few KiB. */
+export const LOGOUT_MESSAGE_LIMIT_BYTES = 64 * 1024;
 
 export interface SamlProviderOptions {
   /** How the provider is listed and routed. */
@@ -61,6 +71,10 @@ export interface SamlProviderOptions {
   validateSchema: SchemaCheck;
   /** The encryption key pairs, first one first; empty: an encrypted assertion is refused. */
   encryptionKeys: readonly PemKeyPair[];
+  /** The service provider's signing pair (SigningCertificate, SigningKey), when configured. */
+  signing?: PemKeyPair;
+  /** publicOrigin + SingleLogoutPath, when SingleLogout is on. */
+  singleLogoutUrl?: string;
 }
 
 interface LoadedMetadata {
@@ -91,9 +105,11 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
   readonly #replay: AssertionReplayCache;
-  readonly #metadataDocument: string;
   readonly #decryptionKeys: KeyObject[];
   readonly #trust: MetadataTrust;
+  readonly #singleLogout: SamlSingleLogout | undefined;
+  /** The single logout path, when SingleLogout is on: LogoutRequests and LogoutResponses arrive there. */
+  readonly logout: LogoutEndpoint | undefined;
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -110,19 +126,36 @@ export class SamlIdentityProvider implements IdentityProvider {
       wantAssertionsSigned: settings.RequireSignedAssertions,
       clockSkewMs: CLOCK_SKEW_MS,
     });
-    this.#metadataDocument = withEncryptionKeys(
-      this.#serviceProvider.getMetadata(),
-      options.encryptionKeys.map((pair) => pair.certificateBody),
-    );
     this.#decryptionKeys = options.encryptionKeys.map((pair) => pair.privateKey);
     this.#replay = new AssertionReplayCache(options.sessionStore);
     const metadataSigner = settings.MetadataSigningCertificate.trim();
     this.#trust = {
       idpEntityId: settings.IdpEntityId,
       signingCertificate: metadataSigner === '' ? undefined : readPemCertificate(metadataSigner),
+      signsAuthnRequests: settings.SignAuthnRequests,
     };
     if (metadataSigner !== '' && !this.#trust.signingCertificate) {
       throw new GatehouseError('config.invalid', 'The SAML MetadataSigningCertificate is not a PEM certificate.');
+    }
+    if ((settings.SignAuthnRequests || settings.SingleLogout) && !options.signing) {
+      throw new GatehouseError('config.invalid', 'SAML signing needs SigningCertificate and SigningKey.');
+    }
+    if (settings.SingleLogout && options.signing && options.singleLogoutUrl) {
+      this.#singleLogout = new SamlSingleLogout({
+        entityId: settings.EntityId,
+        singleLogoutUrl: options.singleLogoutUrl,
+        signingKey: options.signing.privateKey,
+        store: options.sessionStore,
+        clock: options.clock,
+        clockSkewMs: CLOCK_SKEW_MS,
+        validateCertificates: settings.ValidateCertificates,
+        validateSchema: options.validateSchema,
+      });
+      this.logout = {
+        path: new URL(options.singleLogoutUrl).pathname,
+        messageMethods: ['GET', 'POST'],
+        maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
+      };
     }
     this.#metadata = new RefreshingMetadata({
       load: () => this.#loadMetadata(),
@@ -153,21 +186,27 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   async beginChallenge(): Promise<ChallengeStart> {
-    const { entities } = await this.#metadataOrRefusal();
-    const [identityProvider] = entities.values();
-    if (!identityProvider) throw samlRefusal('idp.metadata_invalid');
     // SAML Bindings 3.4.3: RelayState is at most 80 bytes; 256 random bits in base64url are 43.
     const relayState = randomBytes(32).toString('base64url');
-    let request: { id: string; context: string };
-    try {
-      request = this.#serviceProvider.createLoginRequest(identityProvider, 'redirect', { relayState });
-    } catch (error) {
-      throw this.#refused('challenge', translateSamlifyError(error), {});
-    }
+    const { metadata } = await this.#metadataOrRefusal();
+    const { settings, clock, signing } = this.#options;
+    const id = newRequestId();
+    const xml = authnRequestXml({
+      id,
+      now: clock.now(),
+      destination: metadata.singleSignOnUrl,
+      issuer: settings.EntityId,
+      acsUrl: this.#options.acsUrl,
+    });
+    // SAML Bindings 3.4.4.1: signed in the query (SigAlg, Signature), never in the XML.
+    const signingKey = settings.SignAuthnRequests ? signing?.privateKey : undefined;
     return {
-      redirectUrl: request.context,
+      redirectUrl: redirectBindingUrl(metadata.singleSignOnUrl, 'SAMLRequest', xml, {
+        relayState,
+        ...(signingKey ? { signingKey } : {}),
+      }),
       correlation: relayState,
-      secrets: { requestId: request.id },
+      secrets: { requestId: id },
     };
   }
 
@@ -221,7 +260,59 @@ export class SamlIdentityProvider implements IdentityProvider {
   }
 
   callbackDocument(): CallbackDocument {
-    return { contentType: 'application/samlmetadata+xml', body: this.#metadataDocument };
+    const { settings, signing } = this.#options;
+    return {
+      contentType: 'application/samlmetadata+xml',
+      body: serviceProviderMetadataXml({
+        entityId: settings.EntityId,
+        acsUrl: this.#options.acsUrl,
+        wantAssertionsSigned: settings.RequireSignedAssertions,
+        authnRequestsSigned: settings.SignAuthnRequests,
+        signingCertificate: signing?.certificateBody,
+        encryptionCertificates: this.#options.encryptionKeys.map((pair) => pair.certificateBody),
+        singleLogoutUrl: this.#singleLogout ? this.#options.singleLogoutUrl : undefined,
+      }),
+    };
+  }
+
+  async receiveLogout(message: CallbackMessage): Promise<ProviderLogout> {
+    const singleLogout = this.#singleLogout;
+    if (!singleLogout) throw samlRefusal('idp.logout_unexpected');
+    const { metadata } = await this.#metadataOrRefusal();
+    try {
+      return await singleLogout.receive(message, metadata);
+    } catch (thrown) {
+      throw this.#refused('logout', isGatehouseError(thrown) ? thrown : samlRefusal('idp.logout_malformed'), {});
+    }
+  }
+
+  /**
+   * SP-initiated single logout: a CSP `form-action` must allow the redirect that follows
+   * the logout form, and it is fixed at startup, before metadata is read: the metadata's
+   * origin stands for the identity provider's.
+   */
+  get formActionOrigin(): string | undefined {
+    return this.#singleLogout ? new URL(this.#options.settings.MetadataUrl).origin : undefined;
+  }
+
+  /**
+   * The identity provider's single logout URL with a signed LogoutRequest for the kept
+   * NameID and SessionIndex, when SingleLogout is on and the metadata lists an
+   * HTTP-Redirect SingleLogoutService on the metadata's origin (the page's CSP allows no
+   * other); otherwise undefined: signed out here only.
+   */
+  async signOutUrl(record: ProviderSessionRecord | undefined): Promise<string | undefined> {
+    if (!this.#singleLogout) return undefined;
+    const { metadata } = await this.#metadataOrRefusal();
+    const location = metadata.singleLogout?.location;
+    if (location !== undefined && new URL(location).origin !== this.formActionOrigin) {
+      this.#options.logger.warn(
+        { provider: this.info.key, stage: 'logout' },
+        'the SingleLogoutService is on another origin than MetadataUrl: signed out locally only',
+      );
+      return undefined;
+    }
+    return this.#singleLogout.requestUrl(record, metadata);
   }
 
   async #complete(
@@ -249,6 +340,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       this.#options.settings.RequireSignedAssertions,
     );
     const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
+    const kept = await this.#keptForLogout(signed.assertion, metadata.entityId);
 
     // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
     const [signer] = signed.signers;
@@ -258,7 +350,31 @@ export class SamlIdentityProvider implements IdentityProvider {
 
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return { claims };
+    return kept ? { claims, ...kept } : { claims };
+  }
+
+  /**
+   * With SingleLogout on, what a logout needs of the sign-in: the NameID and SessionIndex
+   * (kept as the provider session, for the LogoutRequest we send) and the names the
+   * identity provider's LogoutRequest will use (to find the session). A SessionIndex the
+   * identity provider already logged out refuses the sign-in.
+   */
+  async #keptForLogout(
+    assertion: Element,
+    identityProvider: string,
+  ): Promise<Pick<ProviderIdentity, 'session' | 'logoutKeys'> | undefined> {
+    if (!this.#singleLogout) return undefined;
+    const [subject] = childElements(assertion, Namespaces.assertion, 'Subject');
+    const nameId = subject ? readNameId(subject) : undefined;
+    if (!nameId) return undefined;
+    const sessionIndex = sessionIndexOf(assertion);
+    if (sessionIndex !== undefined && (await this.#singleLogout.ended(identityProvider, sessionIndex))) {
+      throw samlRefusal('idp.session_ended');
+    }
+    return {
+      session: { record: samlSessionRecord(nameId, sessionIndex) },
+      logoutKeys: logoutKeysOf(identityProvider, this.#options.settings.EntityId, nameId, sessionIndex),
+    };
   }
 
   /**

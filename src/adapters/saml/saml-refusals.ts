@@ -37,6 +37,17 @@ const REFUSALS = {
   'idp.subject_missing':
     'The identity provider named the user with a one-time (transient) identifier only, and sent no stable identifier.',
   'idp.metadata_invalid': "The identity provider's metadata cannot be used.",
+  'idp.session_ended':
+    'The identity provider ended this sign-in session before its answer arrived. Please sign in again.',
+  'idp.logout_malformed': 'The logout message is not a well-formed SAML logout message.',
+  'idp.logout_signature_missing': 'The logout message carries no signature from the identity provider.',
+  'idp.logout_signature_invalid':
+    "The logout message's signature does not verify with the identity provider's certificates.",
+  'idp.logout_issuer_mismatch': 'The logout message was issued by another identity provider than the configured one.',
+  'idp.logout_destination_mismatch': 'The logout message was addressed to another service than this one.',
+  'idp.logout_expired': 'The logout message is too old, or not valid yet. Check the clocks of both servers.',
+  'idp.logout_replayed': 'This logout message was used already.',
+  'idp.logout_unexpected': 'This logout answer does not answer a logout started here, or it was used already.',
 } as const;
 
 export type SamlRefusalCode = keyof typeof REFUSALS;

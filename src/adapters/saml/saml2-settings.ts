@@ -27,4 +27,14 @@ export interface Saml2Settings extends ProviderCommonSettings {
   MetadataMaxBytes: number;
   /** Where an IdP-initiated sign-in lands when its RelayState is not a local URL: a local URL. */
   IdpInitiatedReturnUrl: string;
+  /** This service provider's signing certificate (PEM), published in its metadata; empty: none. */
+  SigningCertificate: string;
+  /** Its private key (PEM): a secret. Signs AuthnRequests and single-logout messages. */
+  SigningKey: string;
+  /** Sign AuthnRequests (HTTP-Redirect query signature, RSA-SHA256). */
+  SignAuthnRequests: boolean;
+  /** SAML 2.0 Single Logout with the identity provider (needs the signing key). */
+  SingleLogout: boolean;
+  /** Where the identity provider's LogoutRequests and LogoutResponses arrive. */
+  SingleLogoutPath: string;
 }

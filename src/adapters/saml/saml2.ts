@@ -6,6 +6,9 @@ import { encryptionKeyProblems, readEncryptionKeys } from './encryption-keys.js'
 import { DEFAULT_METADATA_MAX_BYTES, MAX_METADATA_MAX_BYTES, MIN_METADATA_MAX_BYTES } from './metadata-limits.js';
 import { readPemCertificate } from './signing-certificate.js';
 import type { Saml2Settings } from './saml2-settings.js';
+import { signingKeyRules } from './signing-key-rules.js';
+import { isPemKeyPairProblem, readPemKeyPair, type PemKeyPair } from '../pem-key-pair.js';
+import { GatehouseError } from '../../domain/errors.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
 
@@ -33,6 +36,11 @@ export const saml2 = provider<Saml2Settings>({
     MetadataMaxBytes: DEFAULT_METADATA_MAX_BYTES,
     AllowIdpInitiated: false,
     IdpInitiatedReturnUrl: '/',
+    SigningCertificate: '',
+    SigningKey: '',
+    SignAuthnRequests: false,
+    SingleLogout: false,
+    SingleLogoutPath: '/Saml2/Logout',
   },
   kinds: {
     Enabled: 'boolean',
@@ -54,7 +62,14 @@ export const saml2 = provider<Saml2Settings>({
     MetadataMaxBytes: 'number',
     AllowIdpInitiated: 'boolean',
     IdpInitiatedReturnUrl: 'string',
+    SigningCertificate: 'string',
+    SigningKey: 'secret',
+    SignAuthnRequests: 'boolean',
+    SingleLogout: 'boolean',
+    SingleLogoutPath: 'string',
   },
+  ownedPaths: (settings): Record<string, string> =>
+    settings.SingleLogout ? { SingleLogoutPath: settings.SingleLogoutPath } : {},
   // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)
   // NameID names the user. Names fall back from the full name to the display name, then to
   // the given name or the surname alone. Multi-valued attributes (roles, groups) keep every value.
@@ -100,6 +115,7 @@ export const saml2 = provider<Saml2Settings>({
           'is true: anyone holding a valid response of your identity provider (their own, for example) can sign a visitor in to their account (login CSRF); allow IdP-initiated sign-in only if your users need portal tiles',
         )
       : []),
+    ...signingKeyRules(settings, check),
   ],
   async createAdapter(settings, context) {
     const [{ installSamlSchemaValidation }, { SamlIdentityProvider }] = await Promise.all([
@@ -107,6 +123,7 @@ export const saml2 = provider<Saml2Settings>({
       import('./saml-identity-provider.js'),
     ]);
     const validateSchema = await installSamlSchemaValidation(context.rootDir);
+    const signing = signingPair(settings);
     return new SamlIdentityProvider({
       info: context.info,
       settings,
@@ -117,6 +134,23 @@ export const saml2 = provider<Saml2Settings>({
       clock: context.clock,
       validateSchema,
       encryptionKeys: readEncryptionKeys(settings),
+      ...(signing ? { signing } : {}),
+      ...(settings.SingleLogout
+        ? { singleLogoutUrl: new URL(settings.SingleLogoutPath, context.publicOrigin).href }
+        : {}),
     });
   },
 });
+
+/** The signing pair the startup rules accepted (signing-key-rules.ts), or undefined when none is configured. */
+function signingPair(settings: Saml2Settings): PemKeyPair | undefined {
+  if (settings.SigningCertificate.trim() === '' || settings.SigningKey.trim() === '') return undefined;
+  const pair = readPemKeyPair(settings.SigningCertificate.trim(), settings.SigningKey.trim());
+  if (isPemKeyPairProblem(pair)) {
+    throw new GatehouseError(
+      'config.invalid',
+      `The SAML ${pair.key === 'certificate' ? 'SigningCertificate' : 'SigningKey'} ${pair.reason}.`,
+    );
+  }
+  return pair;
+}

@@ -14,10 +14,10 @@ export interface ServiceProviderOptions {
 }
 
 /**
- * This service provider as samlify sees it: our entity ID, one Assertion Consumer Service
- * with the HTTP-POST binding, unsigned AuthnRequests (no key is configured), the clock
- * skew for samlify's own time checks, and request IDs of 160 random bits (SAML Core 1.3.4
- * asks for at least 128).
+ * This service provider as samlify sees it, to read responses: our entity ID, one
+ * Assertion Consumer Service with the HTTP-POST binding, and the clock skew for samlify's
+ * own time checks. The AuthnRequests, logout messages and metadata are Gatehouse's own
+ * (outgoing-messages.ts, redirect-binding.ts, service-provider-metadata.ts).
  */
 export function samlifyServiceProvider(options: ServiceProviderOptions): ServiceProviderInstance {
   // samlify reads `generateID` from the settings, though its type declarations omit it.

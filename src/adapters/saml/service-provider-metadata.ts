@@ -1,57 +1,64 @@
-import { XMLSerializer } from '@xmldom/xmldom';
-import { GatehouseError } from '../../domain/errors.js';
 import { ADVERTISED_ENCRYPTION_METHODS, EncryptionNamespaces } from './encryption-algorithms.js';
-import { Namespaces } from './saml-names.js';
-import { childElements, parseSamlXml } from './saml-xml.js';
+import { escapeXml } from './outgoing-messages.js';
+import { Bindings, NameIdFormats, Namespaces } from './saml-names.js';
 
-/** Children of an SPSSODescriptor that come before its KeyDescriptors (SAML Metadata 2.4.1, RoleDescriptorType). */
-const BEFORE_KEYS = new Set([`${Namespaces.signature} Signature`, `${Namespaces.metadata} Extensions`]);
+export interface ServiceProviderDescription {
+  entityId: string;
+  acsUrl: string;
+  wantAssertionsSigned: boolean;
+  /** SAML Metadata 2.4.4: `AuthnRequestsSigned` (the identity provider's counterpart is `WantAuthnRequestsSigned`). */
+  authnRequestsSigned: boolean;
+  /** The signing certificate's base64 DER body, published as `use="signing"`. */
+  signingCertificate: string | undefined;
+  /** The encryption certificates' bodies, first one first; two during a key rollover. */
+  encryptionCertificates: readonly string[];
+  /** The single logout URL, published for HTTP-Redirect and HTTP-POST. */
+  singleLogoutUrl: string | undefined;
+}
 
 /**
- * Our metadata (samlify writes it) with one `<md:KeyDescriptor use="encryption">` per
- * encryption certificate (SAML Metadata 2.4.1.1), each listing the algorithms we decrypt
- * (`<md:EncryptionMethod>`, most preferred first), placed after any other KeyDescriptor.
- * An identity provider that reads our metadata (Shibboleth does) then encrypts to one of
- * them; listing two is a key rollover.
+ * This service provider's metadata (SAML Metadata 2.4.4, SPSSODescriptor), served at
+ * ModulePath: the signing certificate, one `use="encryption"` KeyDescriptor per encryption
+ * certificate listing the algorithms we decrypt (most preferred first: an identity
+ * provider that reads our metadata, as Shibboleth does, encrypts with one of them), the
+ * single logout service, the NameID format and the Assertion Consumer Service, in the
+ * order the schema wants them.
  */
-export function withEncryptionKeys(metadataXml: string, certificateBodies: readonly string[]): string {
-  if (certificateBodies.length === 0) return metadataXml;
-  const document = parseSamlXml(metadataXml, () => new GatehouseError('config.invalid', 'Unreadable SP metadata.'));
-  const [descriptor] = childElements(document.documentElement, Namespaces.metadata, 'SPSSODescriptor');
-  if (!descriptor) throw new GatehouseError('config.invalid', 'The SP metadata has no SPSSODescriptor.');
-  let before: Node | null = descriptor.firstChild;
-  while (before && isElement(before) && (BEFORE_KEYS.has(nameOf(before)) || isKeyDescriptor(before))) {
-    before = before.nextSibling;
-  }
-  for (const body of certificateBodies) {
-    const keyDescriptor = parseSamlXml(encryptionKeyDescriptor(body)).documentElement;
-    descriptor.insertBefore(document.importNode(keyDescriptor, true), before);
-  }
-  return new XMLSerializer().serializeToString(document);
+export function serviceProviderMetadataXml(sp: ServiceProviderDescription): string {
+  const signingKey = sp.signingCertificate
+    ? `<md:KeyDescriptor use="signing">${keyInfo(sp.signingCertificate)}</md:KeyDescriptor>`
+    : '';
+  const encryptionKeys = sp.encryptionCertificates.map(encryptionKeyDescriptor).join('');
+  const logout = sp.singleLogoutUrl
+    ? [Bindings.redirect, Bindings.post]
+        .map(
+          (binding) =>
+            `<md:SingleLogoutService Binding="${binding}" Location="${escapeXml(sp.singleLogoutUrl ?? '')}"/>`,
+        )
+        .join('')
+    : '';
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>` +
+    `<md:EntityDescriptor xmlns:md="${Namespaces.metadata}" xmlns:ds="${Namespaces.signature}" entityID="${escapeXml(sp.entityId)}">` +
+    `<md:SPSSODescriptor AuthnRequestsSigned="${sp.authnRequestsSigned}" WantAssertionsSigned="${sp.wantAssertionsSigned}" protocolSupportEnumeration="${Namespaces.protocol}">` +
+    signingKey +
+    encryptionKeys +
+    logout +
+    `<md:NameIDFormat>${NameIdFormats.unspecified}</md:NameIDFormat>` +
+    `<md:AssertionConsumerService index="0" Binding="${Bindings.post}" Location="${escapeXml(sp.acsUrl)}"/>` +
+    `</md:SPSSODescriptor></md:EntityDescriptor>`
+  );
+}
+
+function keyInfo(certificateBody: string): string {
+  return `<ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificateBody}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>`;
 }
 
 function encryptionKeyDescriptor(certificateBody: string): string {
   const methods = ADVERTISED_ENCRYPTION_METHODS.map(({ algorithm, digest, mask }) => {
     const digestMethod = digest ? `<ds:DigestMethod Algorithm="${digest}"/>` : '';
-    const maskMethod = mask ? `<xenc11:MGF Algorithm="${mask}"/>` : '';
+    const maskMethod = mask ? `<xenc11:MGF xmlns:xenc11="${EncryptionNamespaces.xenc11}" Algorithm="${mask}"/>` : '';
     return `<md:EncryptionMethod Algorithm="${algorithm}">${digestMethod}${maskMethod}</md:EncryptionMethod>`;
   }).join('');
-  return (
-    `<md:KeyDescriptor xmlns:md="${Namespaces.metadata}" xmlns:ds="${Namespaces.signature}" xmlns:xenc11="${EncryptionNamespaces.xenc11}" use="encryption">` +
-    `<ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificateBody}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>` +
-    methods +
-    `</md:KeyDescriptor>`
-  );
-}
-
-function isElement(node: Node): node is Element {
-  return node.nodeType === 1;
-}
-
-function nameOf(element: Element): string {
-  return `${element.namespaceURI ?? ''} ${element.localName}`;
-}
-
-function isKeyDescriptor(element: Element): boolean {
-  return element.namespaceURI === Namespaces.metadata && element.localName === 'KeyDescriptor';
+  return `<md:KeyDescriptor use="encryption">${keyInfo(certificateBody)}${methods}</md:KeyDescriptor>`;
 }

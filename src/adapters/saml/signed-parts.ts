@@ -58,7 +58,7 @@ export function readSignedParts(
   let response: Element | undefined;
   let assertion: Element | undefined;
   if (shape.responseSignature) {
-    const signed = verifySignedElement(xml, shape.response, shape.responseSignature, certificates);
+    const signed = verifyEnvelopedSignature(xml, shape.response, shape.responseSignature, certificates);
     signers.push(signed.signer);
     response = signed.element;
     const [inside] = childElements(signed.element, Namespaces.assertion, 'Assertion');
@@ -66,7 +66,7 @@ export function readSignedParts(
     assertion = inside;
   }
   if (shape.assertionSignature) {
-    const signed = verifySignedElement(xml, shape.assertion, shape.assertionSignature, certificates);
+    const signed = verifyEnvelopedSignature(xml, shape.assertion, shape.assertionSignature, certificates);
     signers.push(signed.signer);
     assertion = signed.element;
   }
@@ -75,10 +75,12 @@ export function readSignedParts(
 }
 
 /**
- * Verifies one enveloped signature of `element` in the document `xml` with the metadata's
- * certificates and returns the element as signed (see readSignedParts), and its signer.
+ * Verifies one enveloped signature, a child of `element`, with the metadata's
+ * certificates only, and returns `element` as signed (its canonical bytes parsed again)
+ * with the certificate that verified it. Used for responses, assertions and POSTed
+ * logout messages alike.
  */
-export function verifySignedElement(
+export function verifyEnvelopedSignature(
   xml: string,
   element: Element,
   signature: Element,

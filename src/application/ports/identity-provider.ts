@@ -114,6 +114,25 @@ export interface UnsolicitedSignIns {
   readonly defaultReturnUrl: string;
 }
 
+/** Where a provider's logout messages arrive (SAML Single Logout): owned by the authentication middleware, like the callback. */
+export interface LogoutEndpoint {
+  path: string;
+  messageMethods: readonly ('GET' | 'POST')[];
+  /** The largest POSTed message accepted, in bytes. */
+  maxBodyBytes: number;
+}
+
+/** What a verified logout message asks of the application. */
+export type ProviderLogout =
+  /**
+   * The provider ended the user's session there: every session listed under one of
+   * `logoutKeys` ends, then the browser goes to `replyUrl` (the provider's answer), or to
+   * the signed-out login page when there is none.
+   */
+  | { kind: 'request'; logoutKeys: readonly string[]; replyUrl: string | undefined }
+  /** The provider's answer to a logout this application started: the session ended already; on to the signed-out login page. */
+  | { kind: 'response' };
+
 /**
  * One external identity provider (OpenID Connect, SAML2, a social provider), whatever its
  * protocol. The application's sign-in bookkeeping (flow records, their binding to the
@@ -151,6 +170,13 @@ export interface IdentityProvider {
    * any other failure may pass.
    */
   refreshSession?(record: ProviderSessionRecord): Promise<ProviderSession>;
+  /** The provider's logout path, when it sends logout messages (SAML Single Logout). */
+  readonly logout?: LogoutEndpoint | undefined;
+  /**
+   * Verifies a logout message that arrived at the logout path, as it arrived; a message
+   * that fails any check throws an `idp.*` GatehouseError and changes nothing.
+   */
+  receiveLogout?(message: CallbackMessage): Promise<ProviderLogout>;
   /** Where to send the browser to end the provider session too (RP-initiated logout), if supported and enabled. */
   signOutUrl?(record: ProviderSessionRecord | undefined): Promise<string | undefined>;
   /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */

@@ -6,12 +6,13 @@ import {
 } from '../../../scripts/demo-saml-identity-provider.js';
 import {
   DEMO_CALLBACK_PATH,
-  demoSamlEntityId,
+  demoSamlServiceProvider,
   demoSamlSettings,
   demoSettings,
 } from '../../../scripts/demo-settings.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
 import { freePort } from '../../../scripts/free-port.js';
+import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 
 export interface DemoStack {
   /** `http://127.0.0.1:<port>`: Gatehouse's public origin, also the browser's. */
@@ -52,8 +53,10 @@ export async function startDemoStack(): Promise<DemoStack> {
       },
     ],
   });
+  // Gatehouse's SAML signing pair: AuthnRequests and single-logout messages are signed with it.
+  const samlSigning = makeSigningCredential({ commonName: 'gatehouse-demo-sp' });
   const samlIdp: DemoSamlIdentityProvider = await startDemoSamlIdentityProvider({
-    serviceProviders: [{ entityId: demoSamlEntityId(appOrigin), acsUrl: `${appOrigin}/Saml2/Acs` }],
+    serviceProviders: [demoSamlServiceProvider(appOrigin, samlSigning)],
   });
   const saml = { origin: new URL(samlIdp.metadataUrl).origin, displayName: 'the demo SAML identity provider' };
   const logs: string[] = [];
@@ -64,7 +67,12 @@ export async function startDemoStack(): Promise<DemoStack> {
         NODE_ENV: 'test',
         ProjectTemplate__Logging__Level: 'warn',
         ...demoSettings({ appOrigin, issuer: idp.issuer, clientId, clientSecret, displayName }),
-        ...demoSamlSettings({ appOrigin, metadataUrl: samlIdp.metadataUrl, displayName: saml.displayName }),
+        ...demoSamlSettings({
+          appOrigin,
+          metadataUrl: samlIdp.metadataUrl,
+          displayName: saml.displayName,
+          signing: samlSigning,
+        }),
       },
       logDestination: { write: (line: string) => void logs.push(line) },
     });

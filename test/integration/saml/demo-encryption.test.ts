@@ -4,7 +4,7 @@ import {
   startDemoSamlIdentityProvider,
   type DemoSamlIdentityProvider,
 } from '../../../scripts/demo-saml-identity-provider.js';
-import { demoSamlEntityId, demoSamlSettings } from '../../../scripts/demo-settings.js';
+import { demoSamlServiceProvider, demoSamlSettings } from '../../../scripts/demo-settings.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 import { SamlBrowser } from '../../support/saml-app.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
@@ -25,19 +25,14 @@ describe('the demo SAML identity provider with DEMO_SAML_ENCRYPT: assertions enc
     const port = await freePort();
     const appOrigin = `http://127.0.0.1:${port}`;
     const encryption = makeSigningCredential({ commonName: 'gatehouse-demo-sp-encryption' });
+    const signing = makeSigningCredential({ commonName: 'gatehouse-demo-sp' });
     idp = await startDemoSamlIdentityProvider({
-      serviceProviders: [
-        {
-          entityId: demoSamlEntityId(appOrigin),
-          acsUrl: `${appOrigin}/Saml2/Acs`,
-          encryptionCertificatePem: encryption.certificatePem,
-        },
-      ],
+      serviceProviders: [demoSamlServiceProvider(appOrigin, signing, encryption)],
     });
     app = await startGatehouse(
       {
         ProjectTemplate__Hosting__PublicOrigin: appOrigin,
-        ...demoSamlSettings({ appOrigin, metadataUrl: idp.metadataUrl, displayName: 'demo SAML', encryption }),
+        ...demoSamlSettings({ appOrigin, metadataUrl: idp.metadataUrl, displayName: 'demo SAML', signing, encryption }),
       },
       { port },
     );

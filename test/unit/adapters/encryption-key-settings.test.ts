@@ -91,7 +91,7 @@ describe('Saml2 encryption keys: startup rules', () => {
         'a broken certificate',
         { EncryptionCertificate: 'not a certificate', EncryptionKey: first.privateKeyPem },
         'EncryptionCertificate',
-        'is not a PEM X.509 certificate',
+        'is not a PEM certificate',
       ],
       [
         'a broken key',
@@ -103,7 +103,7 @@ describe('Saml2 encryption keys: startup rules', () => {
         'another certificate’s key',
         { EncryptionCertificate: first.certificatePem, EncryptionKey: second.privateKeyPem },
         'EncryptionKey',
-        'does not belong to the certificate',
+        'is not the private key of the configured certificate',
       ],
       [
         'a mismatched second pair',
@@ -114,7 +114,7 @@ describe('Saml2 encryption keys: startup rules', () => {
           EncryptionKey2: first.privateKeyPem,
         },
         'EncryptionKey2',
-        'does not belong to the certificate',
+        'is not the private key of the configured certificate',
       ],
     ];
     for (const [label, change, key, message] of cases) {
@@ -123,7 +123,7 @@ describe('Saml2 encryption keys: startup rules', () => {
       expect(problems[0]?.message, label).to.contain(message);
     }
     for (const [label, pem, message] of [
-      ['EC', ec, 'must be an RSA key'],
+      ['EC', ec, 'must be an RSA key of at least 2048 bits'],
       ['1024-bit RSA', short, 'of at least 2048 bits'],
     ] as const) {
       const problems = problemsWith({ EncryptionCertificate: first.certificatePem, EncryptionKey: pem.toString() });
