@@ -10,6 +10,8 @@ export interface ProviderHarness {
   /** Shown in test names: `OpenIdConnect (oidc-provider)`. */
   name: string;
   key: ProviderKey;
+  /** True when the provider can end a user's session on its side and notify Gatehouse (its runs have `signOutAtProvider`). */
+  signsOutAtProvider?: boolean;
   /** Starts the provider and a Gatehouse (memory store, `NODE_ENV=test`) configured against it; `env` adds settings. */
   start(env?: Record<string, string>): Promise<HarnessRun>;
 }

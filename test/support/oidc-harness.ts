@@ -9,6 +9,7 @@ export function oidcHarness(responseMode: 'query' | 'form_post'): ProviderHarnes
   return {
     name: `OpenIdConnect (oidc-provider, response_mode=${responseMode})`,
     key: 'OpenIdConnect',
+    signsOutAtProvider: true,
     async start(env = {}): Promise<HarnessRun> {
       const port = await freePort();
       const idp = await startIdentityProvider([`http://127.0.0.1:${port}`]);
