@@ -21,7 +21,8 @@
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
  * bare,koa-session,memory,redis,cluster,anonymous,challenge), BENCH_EXTRAS (some of
- * cold-start,memory,saml; 0 for none), BENCH_MAIN (the entry point cold start runs,
+ * cold-start,memory,saml,federation; 0 for none; federation, a 20 MB signed aggregate read
+ * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
  * before/after comparison), BENCH_PROFILE=1 (a .cpuprofile per row under
  * bench-results/profiles/<row>/, for scripts/bench/summarize-profile.ts), BENCH_CALLGRIND=1
@@ -52,6 +53,7 @@ import { pinSelfToLoadCore, spawnNode, stop, waitForLine } from './bench/process
 import {
   report,
   type ColdStart,
+  type FederationRead,
   type RowResults,
   type SamlValidation,
   type SecondLineColdStart,
@@ -139,8 +141,9 @@ async function measure(benchCluster: BenchCluster): Promise<void> {
   const coldStart = extras.has('cold-start') ? await measureColdStarts() : undefined;
   const memory = extras.has('memory') ? await sessionMemory() : undefined;
   const saml = extras.has('saml') ? await samlValidation() : undefined;
+  const federation = extras.has('federation') ? federationMetadata() : undefined;
   process.stdout.write('done\n\n');
-  report(rows, { coldStart, memory, saml }, context);
+  report(rows, { coldStart, memory, saml, federation }, context);
 }
 
 async function measureColdStarts(): Promise<ColdStart> {
@@ -221,6 +224,20 @@ async function sessionMemory(): Promise<SessionMemory> {
 async function samlValidation(): Promise<SamlValidation> {
   process.stdout.write(' SAML ');
   return jsonLineOf<SamlValidation>(['scripts/bench/saml-validation.ts', '1000'], {}, 300_000);
+}
+
+/** A 20 MB signed federation aggregate, read unsigned and signed, each in a process of its own. */
+function federationMetadata(): FederationRead[] {
+  process.stdout.write(' federation ');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/federation-metadata.ts', '20'], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (run.status !== 0) throw new Error(`the federation metadata measurement failed: ${run.stderr}`);
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as FederationRead);
 }
 
 /** Runs a measuring script in a process of its own (with a collectable heap) and reads its one JSON line. */
