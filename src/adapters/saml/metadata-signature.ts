@@ -1,8 +1,7 @@
-import { SignedXml } from 'xml-crypto';
 import { Namespaces } from './saml-names.js';
 import { metadataRefusal } from './saml-refusals.js';
-import { attributeOf, childElements, parseSamlXml } from './saml-xml.js';
-import { checkAlgorithms } from './signed-parts.js';
+import { attributeOf, childElements } from './saml-xml.js';
+import { checkAlgorithms, verifyEnvelopedSignature } from './signed-parts.js';
 import type { SigningCertificate } from './signing-certificate.js';
 
 /**
@@ -31,26 +30,10 @@ export function signedMetadataRoot(xml: string, root: Element, certificate: Sign
       'Its signature uses an algorithm or a reference Gatehouse refuses (SHA-256 or better, one reference to the root).',
     );
   }
-  // getCertFromKeyInfo returns nothing: only the configured certificate is used.
-  const verifier = new SignedXml({ publicCert: certificate.pem, getCertFromKeyInfo: () => null });
-  let verified = false;
   try {
-    verifier.loadSignature(signature);
-    verified = verifier.checkSignature(xml);
+    // Read back from the signed bytes, with the configured certificate only (never KeyInfo's).
+    return verifyEnvelopedSignature(xml, root, signature, [certificate]).element;
   } catch {
-    verified = false; // xml-crypto's messages quote the document: never passed on
-  }
-  const [signed] = verified ? verifier.getSignedReferences() : [];
-  if (signed === undefined) {
     throw metadataRefusal('Its signature does not verify with MetadataSigningCertificate.');
   }
-  const signedRoot = parseSamlXml(signed, () => metadataRefusal('Its signed content cannot be read.')).documentElement;
-  if (
-    signedRoot.namespaceURI !== root.namespaceURI ||
-    signedRoot.localName !== root.localName ||
-    attributeOf(signedRoot, 'ID') !== id
-  ) {
-    throw metadataRefusal('Its signature does not cover its root element.');
-  }
-  return signedRoot;
 }
