@@ -19,8 +19,7 @@ try {
     console.log(`${method.padEnd(widths[0] ?? 6)}${path.padEnd(widths[1] ?? 20)}${access}`);
   const callbacks = gatehouse.identityProviders.flatMap((p) => [
     `${p.info.callbackPath} (${p.info.scheme})`,
-    ...(p.logoutNoticePath ? [`${p.logoutNoticePath} (${p.info.scheme} back-channel logout)`] : []),
-    ...(p.logout ? [`${p.logout.path} (${p.info.scheme} logout)`] : []),
+    ...(p.logout ? [`${p.logout.path} (${p.info.scheme} ${p.logout.channel}-channel logout)`] : []),
   ]);
   console.log(
     `\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`,

@@ -18,7 +18,6 @@ import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
 import { RefreshProviderSession } from '../application/use-cases/refresh-provider-session.js';
 import { SignOut } from '../application/use-cases/sign-out.js';
 import { EndSessions } from '../application/use-cases/end-sessions.js';
-import { AcceptLogoutNotice } from '../application/use-cases/accept-logout-notice.js';
 import { EndedProviderSessions } from '../application/sign-in/ended-provider-sessions.js';
 import { ManageSessions } from '../application/use-cases/manage-sessions.js';
 import { ReceiveProviderLogout } from '../application/use-cases/receive-provider-logout.js';
@@ -89,7 +88,6 @@ export async function composeServices(
   container.registerSingleton(SessionIndex);
   container.registerSingleton(EndSessions);
   container.registerSingleton(EndedProviderSessions);
-  container.registerSingleton(AcceptLogoutNotice);
   container.registerSingleton(ManageSessions);
   container.registerSingleton(SignOut);
   container.registerSingleton(ReceiveProviderLogout);

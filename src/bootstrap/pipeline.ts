@@ -9,7 +9,6 @@ import { SessionStoreToken, type SessionStore } from '../application/ports/sessi
 import { ProviderSessions } from '../application/sign-in/provider-sessions.js';
 import { SignInRecords } from '../application/sign-in/sign-in-records.js';
 import { AuthenticateSession } from '../application/use-cases/authenticate-session.js';
-import { AcceptLogoutNotice } from '../application/use-cases/accept-logout-notice.js';
 import { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { CompleteSignIn } from '../application/use-cases/complete-sign-in.js';
@@ -21,7 +20,6 @@ import type { Endpoint } from '../adapters/koa/endpoint.js';
 import { flowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
 import { authentication } from '../adapters/koa/middleware/authentication.js';
 import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
-import { logoutNotices } from '../adapters/koa/middleware/logout-notices.js';
 import { providerLogouts } from '../adapters/koa/middleware/provider-logouts.js';
 import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
 import { routedPaths } from '../adapters/koa/routes/route-paths.js';
@@ -113,11 +111,6 @@ export function createPipeline(
               providers: identityProviders,
               completeSignIn: container.resolve(CompleteSignIn),
               flowBinding,
-              publicOrigin: configuration.publicOrigin,
-            }),
-            logoutNotices: logoutNotices({
-              providers: identityProviders,
-              acceptLogoutNotice: container.resolve(AcceptLogoutNotice),
               publicOrigin: configuration.publicOrigin,
             }),
             providerLogouts: providerLogouts({

@@ -152,12 +152,15 @@ export function identityProviderContract(harness: ProviderHarness): void {
     });
 
     // Only for providers that can end a session on their side and say so (OpenID Connect
-    // back-channel logout): registered for those alone, never skipped at run time.
+    // back-channel logout, SAML Single Logout): registered for those alone, never skipped
+    // at run time. What both channels share: the session ends; anything else at the logout
+    // path is refused and ends nothing.
     if (harness.signsOutAtProvider)
-      describe('logout notices from the provider', function () {
+      describe('logout from the provider', function () {
         const provider = () => run.app.gatehouse.identityProviders.find((p) => p.info.key === harness.key);
         before(function () {
-          expect(provider()?.logoutNoticePath, 'the logout path of a provider that signs out').to.be.a('string');
+          expect(provider()?.logout?.path, 'the logout path of a provider that signs out').to.be.a('string');
+          expect(provider()?.receiveLogout, 'how the provider reads its logout messages').to.be.a('function');
           expect(run.signOutAtProvider, 'how the harness signs out at the provider').to.be.a('function');
         });
 
@@ -178,12 +181,22 @@ export function identityProviderContract(harness: ProviderHarness): void {
           expect(await sessions.get(`provider-session:${String(session?.signIn)}`)).to.equal(undefined);
         });
 
-        it('refuses anything but a POST at its logout path (405), and a notice that is no notice (400), ending nothing', async () => {
+        it('refuses other methods at its logout path (405 with Allow), and a form that is no logout message (400), ending nothing', async () => {
           const browser = new TestBrowser();
           expect((await deliver(browser, await startSignIn(browser))).status).to.equal(302);
-          const path = `${run.app.url}${provider()?.logoutNoticePath ?? ''}`;
-          expect((await fetch(path)).status).to.equal(405);
-          const forged = await fetch(path, { method: 'POST', body: new URLSearchParams({ logout_token: 'a.b.c' }) });
+          const endpoint = provider()?.logout;
+          const path = `${run.app.url}${endpoint?.path ?? ''}`;
+          const accepted = new Set<string>(endpoint?.messageMethods);
+          for (const method of ['PUT', 'GET', 'POST'].filter((candidate) => !accepted.has(candidate))) {
+            const refused = await fetch(path, { method });
+            expect(refused.status, method).to.equal(405);
+            expect(refused.headers.get('allow')?.split(', ')).to.have.members([...(endpoint?.messageMethods ?? [])]);
+          }
+          const forged = await fetch(path, {
+            method: 'POST',
+            redirect: 'manual',
+            body: new URLSearchParams({ message: 'not a logout message' }),
+          });
           expect(forged.status).to.equal(400);
           expect(forged.headers.get('cache-control')).to.equal('no-store');
           expect((await browser.get(`${run.app.url}/api/app-info`)).status).to.equal(200);

@@ -49,10 +49,10 @@ export interface HarnessRun {
    */
   provokeTimeout(): Promise<Response>;
   /**
-   * For a provider that sends logout notices (`readLogoutNotice`): the user signs out at the
+   * For a provider that sends logout messages (`receiveLogout`): the user signs out at the
    * provider itself, in the browser that produced `answer`, and the provider tells
-   * Gatehouse through its own channel (OpenID Connect back-channel logout). Resolves once
-   * the provider has done so.
+   * Gatehouse through its own channel (OpenID Connect back-channel logout, a SAML
+   * LogoutRequest). Resolves once Gatehouse has taken the message.
    */
   signOutAtProvider?(answer: ProviderAnswer): Promise<void>;
   /** Values that must never appear in a log line (client secret, codes, tokens, SAML messages) for this answer. */

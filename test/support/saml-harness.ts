@@ -1,9 +1,10 @@
 import { readRedirectedAuthnRequest } from '../../scripts/saml/authn-request.js';
-import { newSamlId } from '../../scripts/saml/saml-response.js';
+import { logoutRequestXml } from '../../scripts/saml/logout-messages.js';
+import { encodeForPost, newSamlId, signElement } from '../../scripts/saml/saml-response.js';
 import { replayKey } from '../../src/adapters/saml/assertion-replay-cache.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
 import { makeSigningCredential } from '../../scripts/saml/signing-credential.js';
-import { encryptionSettings, SP_ENTITY_ID, startSamlApp } from './saml-app.js';
+import { encryptionSettings, singleLogoutSettings, SP_ENTITY_ID, startSamlApp } from './saml-app.js';
 import { SamlTestIdentityProvider } from './saml-identity-provider.js';
 
 const SENTINEL = 'SENTINEL-saml-harness-attribute-91d2';
@@ -14,20 +15,26 @@ const SENTINEL = 'SENTINEL-saml-harness-attribute-91d2';
  * AuthnRequest of each challenge with a POSTed response; with `encrypted`, Gatehouse has an
  * encryption key and every assertion arrives encrypted to it (node:crypto, by hand).
  * "Redeemed" is what the adapter recorded as used: the replay records of the assertion IDs
- * this provider issued.
+ * this provider issued. Single logout is on (Gatehouse has a signing pair): signing out at
+ * the provider is the identity provider's LogoutRequest for the answer's NameID and
+ * SessionIndex, signed with xml-crypto and POSTed through the browser (HTTP-POST binding).
  */
 export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHarness {
   const encryption = options.encrypted ? makeSigningCredential({ commonName: 'gatehouse-sp-encryption' }) : undefined;
-  const keys = encryption ? encryptionSettings(encryption) : {};
+  const signing = makeSigningCredential({ commonName: 'gatehouse-sp-signing' });
+  const keys = { ...(encryption ? encryptionSettings(encryption) : {}), ...singleLogoutSettings(signing) };
   return {
     name: encryption
       ? 'Saml2 (xml-crypto-signed identity provider, assertions encrypted)'
       : 'Saml2 (xml-crypto-signed identity provider)',
     key: 'Saml2',
+    signsOutAtProvider: true,
     async start(env = {}): Promise<HarnessRun> {
       const idp = await SamlTestIdentityProvider.start();
       const app = await startSamlApp(idp, { ...keys, ...env });
       const issued: string[] = [];
+      // The SessionIndex of each answer (the test identity provider uses the assertion ID).
+      const sessionIndexes = new WeakMap<ProviderAnswer, string>();
       return {
         app,
         scheme: 'Saml2',
@@ -58,7 +65,9 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
                   },
                 },
           );
-          return { method: 'POST', url: request.acsUrl, form };
+          const answer: ProviderAnswer = { method: 'POST', url: request.acsUrl, form };
+          sessionIndexes.set(answer, assertionId);
+          return answer;
         },
         expected: { subject: 'admin@example.com', name: 'Ada Admin', email: 'ada@example.com' },
         async redeemed() {
@@ -82,6 +91,27 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
             idp.metadataMode = 'serve';
             await fresh.close();
           }
+        },
+        async signOutAtProvider(answer: ProviderAnswer) {
+          const sessionIndex = sessionIndexes.get(answer);
+          if (sessionIndex === undefined) throw new Error('no provider session behind this answer');
+          const provider = app.gatehouse.identityProviders.find((candidate) => candidate.info.key === 'Saml2');
+          const logoutUrl = `${app.url}${provider?.logout?.path ?? 'no logout path'}`;
+          const xml = logoutRequestXml({
+            issuer: idp.entityId,
+            destination: logoutUrl,
+            nameId: 'admin@example.com',
+            sessionIndexes: [sessionIndex],
+          });
+          const response = await fetch(logoutUrl, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+            body: new URLSearchParams({
+              SAMLRequest: encodeForPost(signElement(xml, 'LogoutRequest', { credential: idp.credential })),
+            }),
+          });
+          if (response.status !== 302) throw new Error(`the LogoutRequest was answered ${response.status}`);
         },
         secretsOf: (answer: ProviderAnswer) => [
           answer.form?.SAMLResponse?.slice(0, 64) ?? 'no SAMLResponse',

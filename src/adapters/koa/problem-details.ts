@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { PROBLEM_JSON_TYPE, sendJson } from './json-answer.js';
 
-/** Requests answered with problem details whatever they accept: a server's call (a provider's logout notice) reads no pages. */
+/** Requests answered with problem details whatever they accept: a server's call (a provider's back-channel logout) reads no pages. */
 const machineCalls = new WeakSet<Context>();
 
 /** Marks the request as a server-to-server call: its refusals are problem details, never a page. */

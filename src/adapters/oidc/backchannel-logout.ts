@@ -2,10 +2,13 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
 import type { Configuration } from 'openid-client';
-import type { CallbackMessage, LogoutNotice } from '../../application/ports/identity-provider.js';
+import type { CallbackMessage, ProviderLogout } from '../../application/ports/identity-provider.js';
 import { GatehouseError } from '../../domain/errors.js';
 import type { AdapterContext } from '../provider-record.js';
 import { KeySetUnavailable, verifyLogoutToken } from './logout-token.js';
+
+/** A logout token is a signed JWT of a few hundred bytes to a few kilobytes: a POST up to 16 KiB is read. */
+export const LOGOUT_TOKEN_LIMIT_BYTES = 16 * 1024;
 
 export interface BackchannelLogoutOptions {
   /** The provider's discovered configuration (issuer, jwks_uri). */
@@ -40,7 +43,7 @@ export class BackchannelLogout {
       : [user];
   }
 
-  async read(message: CallbackMessage): Promise<LogoutNotice> {
+  async read(message: CallbackMessage): Promise<ProviderLogout> {
     const tokens = message.method === 'POST' ? message.form.getAll('logout_token') : [];
     if (tokens.length > 1) {
       throw new GatehouseError('request.repeated_parameter', 'The form field "logout_token" must appear once.', {
@@ -73,9 +76,14 @@ export class BackchannelLogout {
     // late sign-in of it); without, every session of the user at the provider.
     if (verified.sid !== undefined) {
       const session = logoutKey(issuer, 'sid', verified.sid);
-      return { logoutKeys: [session], endedSessions: [session] };
+      return { kind: 'request', logoutKeys: [session], endedSessions: [session], replyUrl: undefined };
     }
-    return { logoutKeys: [logoutKey(issuer, 'sub', verified.sub ?? '')], endedSessions: [] };
+    return {
+      kind: 'request',
+      logoutKeys: [logoutKey(issuer, 'sub', verified.sub ?? '')],
+      endedSessions: [],
+      replyUrl: undefined,
+    };
   }
 
   /** The provider's keys, fetched when first needed and cached by jose (a key it does not know is fetched again). */

@@ -7,7 +7,8 @@ import type {
   FlowSecrets,
   IdentityProvider,
   IdentityProviderInfo,
-  LogoutNotice,
+  LogoutEndpoint,
+  ProviderLogout,
   ProviderIdentity,
   ProviderSession,
   ProviderSessionRecord,
@@ -19,7 +20,7 @@ import { correlateState } from '../oauth2/authorization-response.js';
 import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
-import { BackchannelLogout } from './backchannel-logout.js';
+import { BackchannelLogout, LOGOUT_TOKEN_LIMIT_BYTES } from './backchannel-logout.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 
@@ -51,7 +52,8 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #flow: AuthorizationCodeFlow;
   /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
   readonly #backchannel: BackchannelLogout | undefined;
-  readonly logoutNoticePath: string | undefined;
+  /** Where the provider POSTs its logout tokens server to server, when `BackchannelLogoutPath` is set. */
+  readonly logout: LogoutEndpoint | undefined;
   // The protocol's first steps are the shared code flow's.
   readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
   readonly correlate = correlateState;
@@ -79,9 +81,17 @@ export class OidcIdentityProvider implements IdentityProvider {
       logger: context.logger,
       clock: context.clock,
     });
-    this.logoutNoticePath = settings.BackchannelLogoutPath === '' ? undefined : settings.BackchannelLogoutPath;
+    this.logout =
+      settings.BackchannelLogoutPath === ''
+        ? undefined
+        : {
+            path: settings.BackchannelLogoutPath,
+            messageMethods: ['POST'],
+            maxBodyBytes: LOGOUT_TOKEN_LIMIT_BYTES,
+            channel: 'back',
+          };
     this.#backchannel =
-      this.logoutNoticePath === undefined
+      this.logout === undefined
         ? undefined
         : new BackchannelLogout({
             configuration: () => this.#discovery.get(),
@@ -131,7 +141,7 @@ export class OidcIdentityProvider implements IdentityProvider {
   }
 
   /** OpenID Connect Back-Channel Logout 1.0: the logout token POSTed at `BackchannelLogoutPath`. */
-  readLogoutNotice(message: CallbackMessage): Promise<LogoutNotice> {
+  receiveLogout(message: CallbackMessage): Promise<ProviderLogout> {
     if (!this.#backchannel) throw new Error('Back-channel logout is off for this provider.');
     return this.#backchannel.read(message);
   }

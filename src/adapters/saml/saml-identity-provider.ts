@@ -39,7 +39,7 @@ import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError 
 import { Namespaces } from './saml-names.js';
 import { metadataRefusal, samlRefusal } from './saml-refusals.js';
 import type { SchemaCheck } from './saml-schema-validation.js';
-import { logoutKeysOf, readNameId, samlSessionRecord, sessionIndexOf } from './saml-name-id.js';
+import { endedSessionKeyOf, logoutKeysOf, readNameId, samlSessionRecord, sessionIndexOf } from './saml-name-id.js';
 import { reportedStatus } from './saml-status.js';
 import { attributeOf, childElements, decodePostedMessage, parseSamlXml } from './saml-xml.js';
 import { serviceProviderMetadataXml } from './service-provider-metadata.js';
@@ -155,6 +155,8 @@ export class SamlIdentityProvider implements IdentityProvider {
         path: new URL(options.singleLogoutUrl).pathname,
         messageMethods: ['GET', 'POST'],
         maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
+        // Both bindings travel through the browser, which goes on to the answer.
+        channel: 'front',
       };
     }
     this.#metadata = new RefreshingMetadata({
@@ -340,7 +342,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       this.#options.settings.RequireSignedAssertions,
     );
     const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
-    const kept = await this.#keptForLogout(signed.assertion, metadata.entityId);
+    const kept = this.#keptForLogout(signed.assertion, metadata.entityId);
 
     // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
     const [signer] = signed.signers;
@@ -356,24 +358,25 @@ export class SamlIdentityProvider implements IdentityProvider {
   /**
    * With SingleLogout on, what a logout needs of the sign-in: the NameID and SessionIndex
    * (kept as the provider session, for the LogoutRequest we send) and the names the
-   * identity provider's LogoutRequest will use (to find the session). A SessionIndex the
-   * identity provider already logged out refuses the sign-in.
+   * identity provider's LogoutRequest will use (to find the session), the SessionIndex
+   * alone among them: the application refuses the sign-in when a LogoutRequest already
+   * ended it (`ProviderLogout.endedSessions`).
    */
-  async #keptForLogout(
+  #keptForLogout(
     assertion: Element,
     identityProvider: string,
-  ): Promise<Pick<ProviderIdentity, 'session' | 'logoutKeys'> | undefined> {
+  ): Pick<ProviderIdentity, 'session' | 'logoutKeys'> | undefined {
     if (!this.#singleLogout) return undefined;
     const [subject] = childElements(assertion, Namespaces.assertion, 'Subject');
     const nameId = subject ? readNameId(subject) : undefined;
     if (!nameId) return undefined;
     const sessionIndex = sessionIndexOf(assertion);
-    if (sessionIndex !== undefined && (await this.#singleLogout.ended(identityProvider, sessionIndex))) {
-      throw samlRefusal('idp.session_ended');
-    }
     return {
       session: { record: samlSessionRecord(nameId, sessionIndex) },
-      logoutKeys: logoutKeysOf(identityProvider, this.#options.settings.EntityId, nameId, sessionIndex),
+      logoutKeys: [
+        ...logoutKeysOf(identityProvider, this.#options.settings.EntityId, nameId, sessionIndex),
+        ...(sessionIndex === undefined ? [] : [endedSessionKeyOf(identityProvider, sessionIndex)]),
+      ],
     };
   }
 
@@ -403,8 +406,10 @@ export class SamlIdentityProvider implements IdentityProvider {
     noteId(ids, 'assertionId', attributeOf(signed.assertion, 'ID'));
     const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
     await this.#options.validateSchema(signed.decryptedResponseXml);
+    // The decrypted assertion names the sign-in for logout as a plain one does.
+    const kept = this.#keptForLogout(signed.assertion, metadata.entityId);
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return { claims };
+    return kept ? { claims, ...kept } : { claims };
   }
 
   /** What samlify leaves to its caller, on the signed parts: certificate validity, then checkAssertion; and the claims. */

@@ -64,6 +64,16 @@ export function logoutKeysOf(
   return keys;
 }
 
+/**
+ * The name of a provider session by its SessionIndex alone, whatever NameID it was issued
+ * to: a LogoutRequest naming the SessionIndex ends it (`ProviderLogout.endedSessions`), and
+ * a sign-in carrying it lists its session under it too, so the application refuses one
+ * that completes after the logout.
+ */
+export function endedSessionKeyOf(identityProvider: string, sessionIndex: string): string {
+  return JSON.stringify(['saml-session-index', identityProvider, sessionIndex]);
+}
+
 /** What the provider session of a SAML sign-in keeps: what an SP-initiated LogoutRequest must name. */
 export function samlSessionRecord(nameId: SamlNameId, sessionIndex: string | undefined): ProviderSessionRecord {
   return { nameId: { ...nameId }, ...defined('sessionIndex', sessionIndex) };

@@ -12,17 +12,11 @@ import type { IdentityProviderMetadata } from './identity-provider-metadata.js';
 import { logoutRequestXml, logoutResponseXml, newRequestId } from './outgoing-messages.js';
 import { LOGOUT_MESSAGE_LIFETIME_MS, readLogoutMessage } from './received-logout.js';
 import { redirectBindingUrl } from './redirect-binding.js';
-import { logoutKeysOf, readSamlSessionRecord } from './saml-name-id.js';
+import { endedSessionKeyOf, logoutKeysOf, readSamlSessionRecord } from './saml-name-id.js';
 import { samlRefusal } from './saml-refusals.js';
 
 /** How long a LogoutRequest we sent waits for its answer: the user confirms at the identity provider meanwhile. */
 export const OUTSTANDING_LOGOUT_MS = 10 * 60 * 1000;
-/**
- * How long a SessionIndex the identity provider logged out stays refused for sign-in: a
- * response can only complete a flow (15 minutes, one more of grace) within the assertion's
- * own validity; 20 minutes covers both with the clock skew.
- */
-export const ENDED_SESSION_MARKER_MS = 20 * 60 * 1000;
 
 export interface SingleLogoutOptions {
   /** Our entity ID: the Issuer of what we send, and the default SPNameQualifier. */
@@ -30,7 +24,7 @@ export interface SingleLogoutOptions {
   /** Our single logout URL (publicOrigin + SingleLogoutPath): the Destination of what we receive. */
   singleLogoutUrl: string;
   signingKey: KeyObject;
-  /** The shared session store: request IDs used, requests outstanding, sessions ended. */
+  /** The shared session store: request IDs used, requests outstanding. */
   store: SessionStore;
   clock: Clock;
   clockSkewMs: number;
@@ -43,9 +37,10 @@ export interface SingleLogoutOptions {
  * HTTP-Redirect binding out and HTTP-Redirect or HTTP-POST in. Every record it keeps is in
  * the shared store, so any instance can take any message: a LogoutRequest ID is used once
  * (`saml-logout-used:`), a LogoutRequest we sent is outstanding until its answer arrives
- * once (`saml-logout-pending:`), and a SessionIndex the identity provider logged out is
- * marked for a while (`saml-ended-session:`), so a sign-in still in flight for it is refused.
- * Keys are hashes of the identity provider and the ID or index.
+ * once (`saml-logout-pending:`). Keys are hashes of the identity provider and the ID. A
+ * SessionIndex the identity provider logged out goes back as an ended provider session
+ * (`endedSessionKeyOf`), which the application remembers for a while, so that a sign-in
+ * still in flight for it is refused.
  */
 export class SamlSingleLogout {
   readonly #options: SingleLogoutOptions;
@@ -79,9 +74,6 @@ export class SamlSingleLogout {
     if (!(await store.create(usedKey(metadata.entityId, received.id), {}, ttl))) {
       throw samlRefusal('idp.logout_replayed');
     }
-    for (const sessionIndex of received.sessionIndexes) {
-      await store.create(endedKey(metadata.entityId, sessionIndex), {}, ENDED_SESSION_MARKER_MS);
-    }
     const logoutKeys =
       received.sessionIndexes.length === 0
         ? logoutKeysOf(metadata.entityId, entityId, received.nameId, undefined)
@@ -106,7 +98,12 @@ export class SamlSingleLogout {
           },
         )
       : undefined;
-    return { kind: 'request', logoutKeys, replyUrl };
+    return {
+      kind: 'request',
+      logoutKeys,
+      endedSessions: received.sessionIndexes.map((sessionIndex) => endedSessionKeyOf(metadata.entityId, sessionIndex)),
+      replyUrl,
+    };
   }
 
   /**
@@ -136,11 +133,6 @@ export class SamlSingleLogout {
     });
     return redirectBindingUrl(destination, 'SAMLRequest', xml, { signingKey: this.#options.signingKey });
   }
-
-  /** True when the identity provider logged this SessionIndex out recently (its sign-in must not complete). */
-  async ended(identityProvider: string, sessionIndex: string): Promise<boolean> {
-    return (await this.#options.store.get(endedKey(identityProvider, sessionIndex))) !== undefined;
-  }
 }
 
 function hashed(prefix: string, identityProvider: string, value: string): string {
@@ -149,4 +141,3 @@ function hashed(prefix: string, identityProvider: string, value: string): string
 
 const usedKey = (idp: string, id: string) => hashed('saml-logout-used', idp, id);
 const pendingKey = (idp: string, id: string) => hashed('saml-logout-pending', idp, id);
-const endedKey = (idp: string, sessionIndex: string) => hashed('saml-ended-session', idp, sessionIndex);

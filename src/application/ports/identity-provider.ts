@@ -72,22 +72,13 @@ export interface ProviderIdentity {
   claims: Record<string, unknown>;
   session?: ProviderSession;
   /**
-   * The names the provider's own logout messages will give this sign-in by (SAML: the
-   * identity provider and NameID; with the SessionIndex too): opaque to the application,
-   * which lists the session under each so that `receiveLogout` can find it.
+   * The names the provider's own logout messages will give this sign-in by (OpenID
+   * Connect: the issuer with the subject, and with the session ID; SAML: the identity
+   * provider and NameID, and with the SessionIndex): opaque to the application, which lists
+   * the session under each so that `receiveLogout` can find it, and refuses the sign-in when
+   * one of them names a provider session a logout already ended (`endedSessions`).
    */
   logoutKeys?: readonly string[];
-}
-
-/**
- * What a verified logout notice (OpenID Connect back-channel logout) asks of the
- * application: every session listed under one of `logoutKeys` ends (see
- * `ProviderIdentity.logoutKeys`); the keys in `endedSessions` name provider sessions that
- * ended, so that a sign-in of one of them completing later is refused.
- */
-export interface LogoutNotice {
-  logoutKeys: readonly string[];
-  endedSessions: readonly string[];
 }
 
 /** What an unsolicited message yields once every check passed: the identity, and where the message asks to land. */
@@ -114,23 +105,44 @@ export interface UnsolicitedSignIns {
   readonly defaultReturnUrl: string;
 }
 
-/** Where a provider's logout messages arrive (SAML Single Logout): owned by the authentication middleware, like the callback. */
+/**
+ * Where a provider's logout messages arrive (OpenID Connect back-channel logout, SAML
+ * Single Logout): owned by the authentication middleware, like the callback.
+ */
 export interface LogoutEndpoint {
   path: string;
   messageMethods: readonly ('GET' | 'POST')[];
-  /** The largest POSTed message accepted, in bytes. */
+  /** The largest POSTed message accepted, in bytes; a larger one is refused (413) before it is read. */
   maxBodyBytes: number;
+  /**
+   * How the provider is answered. `back`: its server calls ours (OpenID Connect
+   * back-channel logout), answered 200 with an empty body, or problem details, never
+   * cached. `front`: the message comes through the user's browser (SAML Single Logout),
+   * which is redirected on, to the provider's answer or to the signed-out login page.
+   */
+  channel: 'back' | 'front';
 }
 
 /** What a verified logout message asks of the application. */
 export type ProviderLogout =
   /**
-   * The provider ended the user's session there: every session listed under one of
-   * `logoutKeys` ends, then the browser goes to `replyUrl` (the provider's answer), or to
-   * the signed-out login page when there is none.
+   * The provider ended a session there: every session listed under one of `logoutKeys`
+   * ends (see `ProviderIdentity.logoutKeys`); the keys in `endedSessions` name provider
+   * sessions that ended, remembered for a while so that a sign-in of one of them completing
+   * later is refused (they are logout keys too: a sign-in lists its session under them).
+   * On the front channel the browser then goes to `replyUrl` (the provider's answer), or to
+   * the signed-out login page when there is none; the back channel has none.
    */
-  | { kind: 'request'; logoutKeys: readonly string[]; replyUrl: string | undefined }
-  /** The provider's answer to a logout this application started: the session ended already; on to the signed-out login page. */
+  | {
+      kind: 'request';
+      logoutKeys: readonly string[];
+      endedSessions: readonly string[];
+      replyUrl: string | undefined;
+    }
+  /**
+   * The provider's answer to a logout this application started (front channel): the
+   * session ended already; on to the signed-out login page.
+   */
   | { kind: 'response' };
 
 /**
@@ -170,29 +182,23 @@ export interface IdentityProvider {
    * any other failure may pass.
    */
   refreshSession?(record: ProviderSessionRecord): Promise<ProviderSession>;
-  /** The provider's logout path, when it sends logout messages (SAML Single Logout). */
+  /**
+   * The provider's logout path, when it sends logout messages (OpenID Connect back-channel
+   * logout, SAML Single Logout).
+   */
   readonly logout?: LogoutEndpoint | undefined;
   /**
-   * Verifies a logout message that arrived at the logout path, as it arrived; a message
-   * that fails any check throws an `idp.*` GatehouseError and changes nothing.
+   * Verifies a logout message that arrived at the logout path, as it arrived, whole
+   * (signature, issuer, audience or destination, times, shape), and uses it up: a message
+   * is accepted once, across instances. A message that fails any check throws an `idp.*`
+   * GatehouseError and changes nothing; an unreachable provider `idp.unreachable` /
+   * `idp.timeout`.
    */
   receiveLogout?(message: CallbackMessage): Promise<ProviderLogout>;
   /** Where to send the browser to end the provider session too (RP-initiated logout), if supported and enabled. */
   signOutUrl?(record: ProviderSessionRecord | undefined): Promise<string | undefined>;
   /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */
   readonly formActionOrigin?: string | undefined;
-  /**
-   * Where the provider POSTs its logout notices server to server (OpenID Connect
-   * back-channel logout), when it sends them: owned by the authentication middleware.
-   */
-  readonly logoutNoticePath?: string | undefined;
-  /**
-   * Reads a logout notice POSTed at `logoutNoticePath` (a back-channel logout token),
-   * checks it whole (signature, issuer, audience, times, shape) and uses it up: a notice
-   * is accepted once, across instances. A refused notice throws an `idp.logout_token_*`
-   * GatehouseError; an unreachable provider `idp.unreachable` / `idp.timeout`.
-   */
-  readLogoutNotice?(message: CallbackMessage): Promise<LogoutNotice>;
   /** Readiness report on the provider's metadata. */
   readonly healthCheck?: HealthCheck;
 }

@@ -7,17 +7,20 @@ import { FLOW_LIFETIME_MS } from './flow-records.js';
 
 /**
  * How long a provider's ended session is remembered: as long as a sign-in started before
- * the ending can still complete (a flow lives 15 minutes), and a minute more.
+ * the ending can still complete. A flow lives 15 minutes; a sign-in the provider starts
+ * itself (SAML IdP-initiated) has no flow, only its assertion's few minutes of validity
+ * and 3 minutes of clock skew. 20 minutes covers both.
  */
-export const ENDED_SESSION_MEMORY_MS = FLOW_LIFETIME_MS + 60_000;
+export const ENDED_SESSION_MEMORY_MS = Math.max(FLOW_LIFETIME_MS + 60_000, 20 * 60 * 1000);
 
 /**
- * The provider sessions a logout notice ended, remembered for a while in the shared
- * store: a sign-in of such a session whose answer completes after the notice was
- * accepted (its code redeemed before the provider ended the session, its callback late)
- * must not establish a session that no later notice would end. The notice marks first and
- * then ends the listed sessions; a sign-in lists its session first and then looks for the
- * mark: whichever comes second sees the other, on any instance.
+ * The provider sessions a provider's logout ended (an OpenID Connect `sid`, a SAML
+ * SessionIndex), remembered for a while in the shared store: a sign-in of such a session
+ * whose answer completes after the logout was accepted (its code redeemed or its assertion
+ * issued before the provider ended the session, its callback late) must not establish a
+ * session that no later logout would end. The logout marks first and then ends the listed
+ * sessions; a sign-in lists its session first and then looks for the mark: whichever
+ * comes second sees the other, on any instance.
  */
 @injectable()
 export class EndedProviderSessions {
@@ -25,7 +28,7 @@ export class EndedProviderSessions {
 
   /** Marks the provider session named by this logout key (`ProviderIdentity.logoutKeys`) as ended. */
   async mark(provider: ProviderKey, logoutKey: string): Promise<void> {
-    // false: marked already by an earlier notice, which is as good.
+    // false: marked already by an earlier logout, which is as good.
     await this.store.create(key(provider, logoutKey), {}, ENDED_SESSION_MEMORY_MS);
   }
 

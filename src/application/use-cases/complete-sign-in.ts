@@ -186,11 +186,11 @@ export class CompleteSignIn {
         try {
           // Listed under its user until it can live no longer: "sign out everywhere" finds it.
           if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
-          // And under the names the provider's logout messages will use (SAML single logout).
+          // And under the names the provider's logout messages will use (receiveLogout).
           for (const logoutKey of identity.logoutKeys ?? []) {
             await this.index.addByLogoutKey(provider.info.key, logoutKey, handle, endsAt);
           }
-          // Listed first, then checked: a logout notice for its provider session accepted
+          // Listed first, then checked: a provider's logout of its provider session accepted
           // meanwhile either finds it listed or has left its mark (EndedProviderSessions).
           await this.refuseEndedAtProvider(provider.info.key, identity.logoutKeys ?? []);
         } catch (error) {

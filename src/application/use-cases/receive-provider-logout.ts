@@ -3,6 +3,7 @@ import { GatehouseError } from '../../domain/errors.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import type { AuditRequest } from '../ports/audit-log.js';
 import { IdentityProvidersToken, type CallbackMessage, type IdentityProvider } from '../ports/identity-provider.js';
+import { EndedProviderSessions } from '../sign-in/ended-provider-sessions.js';
 import { EndSessions } from './end-sessions.js';
 
 export interface ReceiveProviderLogoutInput {
@@ -13,33 +14,38 @@ export interface ReceiveProviderLogoutInput {
 }
 
 /**
- * A logout message from a provider (SAML Single Logout), whatever its protocol: the
- * adapter verifies it whole before anything changes. A provider's logout request ends
- * every session it names, on every instance (`EndSessions`, by the provider, cause
- * `single_logout`), and the browser goes on to the provider's answer; the provider's
- * answer to a logout started here changes nothing more (the session ended before the
- * browser left) and the browser goes on to the signed-out login page (`redirectUrl`
- * undefined).
+ * A logout message from a provider, whatever its protocol and channel (OpenID Connect
+ * back-channel logout, SAML Single Logout): the adapter verifies it whole and uses it up
+ * before anything changes. A provider's logout request first marks the provider sessions
+ * it ended (`EndedProviderSessions`: a sign-in of one of them completing later is
+ * refused), then ends every session it names, on every instance (`EndSessions`, by the
+ * provider, cause `provider_logout`; none is no error: the user may have signed out here
+ * already). The browser, when the message came through one, goes on to the provider's
+ * answer; the provider's answer to a logout started here changes nothing more (the
+ * session ended before the browser left), and the browser goes on to the signed-out login
+ * page (`redirectUrl` undefined).
  */
 @injectable()
 export class ReceiveProviderLogout {
   constructor(
     @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
     @inject(EndSessions) private readonly endSessions: EndSessions,
   ) {}
 
   async execute(input: ReceiveProviderLogoutInput): Promise<{ redirectUrl: string | undefined }> {
     const provider = this.providers.find((candidate) => candidate.info.key === input.provider);
-    if (!provider?.receiveLogout) {
+    if (!provider?.logout || !provider.receiveLogout) {
       throw new GatehouseError('auth.unknown_provider', 'This provider sends no logout messages here.', {
         safe: true,
       });
     }
     const logout = await provider.receiveLogout(input.message);
     if (logout.kind === 'response') return { redirectUrl: undefined };
+    for (const ended of logout.endedSessions) await this.endedAtProvider.mark(provider.info.key, ended);
     await this.endSessions.execute(
       { provider: provider.info.key, logoutKeys: logout.logoutKeys },
-      { by: 'provider', cause: 'single_logout', request: input.request },
+      { by: 'provider', cause: 'provider_logout', request: input.request },
     );
     return { redirectUrl: logout.replyUrl };
   }

@@ -284,7 +284,12 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',
     });
-    expect(provider.logoutNoticePath).to.equal('/backchannel-logout-oidc');
+    expect(provider.logout).to.deep.equal({
+      path: '/backchannel-logout-oidc',
+      messageMethods: ['POST'],
+      maxBodyBytes: 16 * 1024,
+      channel: 'back',
+    });
   });
 });
 

@@ -109,7 +109,7 @@ describe('SAML2 single logout through the app (xml-crypto and node:crypto signed
     expect(audit.filter((event) => event.event === 'signout' || event.type === 'signout')).to.have.lengthOf(2);
     expect(audit.find((event) => (event.event ?? event.type) === 'sessions.ended')).to.include({
       by: 'provider',
-      cause: 'single_logout',
+      cause: 'provider_logout',
       count: 2,
     });
   });

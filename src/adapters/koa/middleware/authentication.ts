@@ -2,32 +2,28 @@ import type { Middleware } from 'koa';
 import type { AuthenticateSession } from '../../../application/use-cases/authenticate-session.js';
 import { auditRequest } from '../audit-request.js';
 import { browserSession } from '../session/browser-session.js';
-import type { LogoutNotices } from './logout-notices.js';
 import type { ProviderLogouts } from './provider-logouts.js';
 import type { RemoteCallbacks } from './remote-callbacks.js';
 
 /**
  * The authentication middleware, once the session is loaded. A request at a provider's
  * callback path is that provider's (remote-callbacks.ts): it completes a sign-in and goes
- * no further; so is one at its logout path (logout-notices.ts), which ends sessions. Any other request with a session gets its sign-in on `ctx.state` (the
- * no further; so is one at its logout path (provider-logouts.ts). Any other request with a session gets its sign-in on `ctx.state` (the
- * principal, the anti-forgery token, the name pages show); a request without a session
- * cookie touches no store. Whatever answers a signed-in user is about that user, so no
+ * no further; so is one at its logout path (provider-logouts.ts), which ends sessions.
+ * Any other request with a session gets its sign-in on `ctx.state` (the principal, the
+ * anti-forgery token, the name pages show); a request without a session cookie touches no
+ * store. Whatever answers a signed-in user is about that user, so no
  * cache may keep it: pages, JSON and problem details alike. One layer, not two: every
  * request passes here (docs/performance.md).
  */
 export function authentication(deps: {
   authenticate: AuthenticateSession;
   remoteCallbacks: RemoteCallbacks;
-  logoutNotices: LogoutNotices;
-  /** The providers' logout paths (SAML Single Logout), when any provider has one. */
+  /** The providers' logout paths (back-channel logout, SAML Single Logout), when any provider has one. */
   providerLogouts?: ProviderLogouts;
 }): Middleware {
   return async function authenticateRequest(ctx, next) {
     const provider = deps.remoteCallbacks.providerAt(ctx.path);
     if (provider) return deps.remoteCallbacks.handle(ctx, provider);
-    const notifying = deps.logoutNotices.providerAt(ctx.path);
-    if (notifying) return deps.logoutNotices.handle(ctx, notifying);
     const loggingOut = deps.providerLogouts?.providerAt(ctx.path);
     if (loggingOut) return deps.providerLogouts?.handle(ctx, loggingOut);
     const signIn =

@@ -1,8 +1,13 @@
 import type { Context } from 'koa';
-import type { CallbackMessage, IdentityProvider } from '../../../application/ports/identity-provider.js';
+import type {
+  CallbackMessage,
+  IdentityProvider,
+  LogoutEndpoint,
+} from '../../../application/ports/identity-provider.js';
 import type { ReceiveProviderLogout } from '../../../application/use-cases/receive-provider-logout.js';
 import { GatehouseError } from '../../../domain/errors.js';
 import { auditRequest } from '../audit-request.js';
+import { answerWithProblems } from '../problem-details.js';
 import { readForm } from '../read-form.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 
@@ -21,12 +26,16 @@ export interface ProviderLogouts {
 }
 
 /**
- * The providers' logout paths (SAML Single Logout), owned by the authentication
- * middleware like the callback paths: not in the endpoint table, no anti-forgery token
- * (the message's signature authenticates it, and a provider's POST arrives cross-site,
- * without our cookies; none is needed, the message names the sessions itself). The
- * middleware parses, calls the use case and redirects: to the provider's answer, or to
- * the login page, which then says the browser was signed out.
+ * The providers' logout paths, owned by the authentication middleware like the callback
+ * paths: not in the endpoint table, no anti-forgery token and no session (the message's
+ * signature authenticates it; a provider's server calls without our cookies, and a
+ * provider's POST through the browser arrives cross-site without them; none is needed,
+ * the message names the sessions itself). Never cached, never in a Referer header. The
+ * middleware parses, calls the use case and answers as the channel wants: the back
+ * channel (a server's call) 200 with an empty body once the message is accepted, also
+ * when it named no session here, and problem details for every refusal; the front channel
+ * (the browser) a redirect to the provider's answer, or to the login page, which then says
+ * the browser was signed out.
  */
 export function providerLogouts(deps: ProviderLogoutDeps): ProviderLogouts {
   const byPath = new Map(
@@ -43,6 +52,31 @@ async function handleLogout(ctx: Context, provider: IdentityProvider, deps: Prov
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');
   const endpoint = provider.logout;
+  // A server reads no pages: its refusals are problem details whatever it accepts.
+  if (endpoint?.channel === 'back') answerWithProblems(ctx);
+  const method = acceptedMethod(ctx, endpoint);
+  const message: CallbackMessage = {
+    method,
+    url: new URL(ctx.originalUrl, deps.publicOrigin),
+    form: method === 'POST' ? await readForm(ctx, endpoint?.maxBodyBytes ?? 0) : new URLSearchParams(),
+  };
+  const { redirectUrl } = await deps.receiveLogout.execute({
+    provider: provider.info.key,
+    message,
+    request: auditRequest(ctx),
+  });
+  if (endpoint?.channel === 'back') {
+    ctx.status = 200;
+    ctx.body = '';
+    return;
+  }
+  if (redirectUrl !== undefined) return ctx.redirect(redirectUrl);
+  deps.signedOutNotice.set(ctx);
+  ctx.redirect('/Account/Login');
+}
+
+/** The request's method when the endpoint takes it; otherwise a 405 naming those it takes. */
+function acceptedMethod(ctx: Context, endpoint: LogoutEndpoint | undefined): 'GET' | 'POST' {
   const method = ctx.method;
   if (!endpoint || (method !== 'GET' && method !== 'POST') || !endpoint.messageMethods.includes(method)) {
     ctx.set('Allow', (endpoint?.messageMethods ?? []).join(', '));
@@ -50,17 +84,5 @@ async function handleLogout(ctx: Context, provider: IdentityProvider, deps: Prov
       safe: true,
     });
   }
-  const message: CallbackMessage = {
-    method,
-    url: new URL(ctx.originalUrl, deps.publicOrigin),
-    form: method === 'POST' ? await readForm(ctx, endpoint.maxBodyBytes) : new URLSearchParams(),
-  };
-  const { redirectUrl } = await deps.receiveLogout.execute({
-    provider: provider.info.key,
-    message,
-    request: auditRequest(ctx),
-  });
-  if (redirectUrl !== undefined) return ctx.redirect(redirectUrl);
-  deps.signedOutNotice.set(ctx);
-  ctx.redirect('/Account/Login');
+  return method;
 }
