@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { equalSecrets } from '../../application/equal-secrets.js';
 import { GatehouseError } from '../../domain/errors.js';
-import { readForm, singleField } from './read-form.js';
+import { singleField } from '../single-field.js';
+import { readForm } from './read-form.js';
 
 const refused = () =>
   new GatehouseError(

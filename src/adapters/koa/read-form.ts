@@ -24,14 +24,3 @@ export async function readForm(ctx: Context, limitBytes: number = OWN_FORM_LIMIT
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
-
-/** The single value of a form field; a repeated field is refused like a repeated query parameter. */
-export function singleField(form: URLSearchParams, name: string): string | undefined {
-  const values = form.getAll(name);
-  if (values.length > 1) {
-    throw new GatehouseError('request.repeated_parameter', `The form field "${name}" must appear at most once.`, {
-      safe: true,
-    });
-  }
-  return values[0];
-}

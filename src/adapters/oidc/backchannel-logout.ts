@@ -6,6 +6,7 @@ import type { CallbackMessage, ProviderLogout } from '../../application/ports/id
 import { GatehouseError } from '../../domain/errors.js';
 import type { AdapterContext } from '../provider-record.js';
 import { KeySetUnavailable, verifyLogoutToken } from './logout-token.js';
+import { singleField } from '../single-field.js';
 
 /** A logout token is a signed JWT of a few hundred bytes to a few kilobytes: a POST up to 16 KiB is read. */
 export const LOGOUT_TOKEN_LIMIT_BYTES = 16 * 1024;
@@ -44,13 +45,7 @@ export class BackchannelLogout {
   }
 
   async read(message: CallbackMessage): Promise<ProviderLogout> {
-    const tokens = message.method === 'POST' ? message.form.getAll('logout_token') : [];
-    if (tokens.length > 1) {
-      throw new GatehouseError('request.repeated_parameter', 'The form field "logout_token" must appear once.', {
-        safe: true,
-      });
-    }
-    const token = tokens[0];
+    const token = message.method === 'POST' ? singleField(message.form, 'logout_token') : undefined;
     if (token === undefined || token === '') {
       throw new GatehouseError('idp.logout_token_missing', 'A logout_token form field is required.', { safe: true });
     }

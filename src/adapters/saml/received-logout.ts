@@ -1,5 +1,5 @@
 import type { CallbackMessage } from '../../application/ports/identity-provider.js';
-import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import { isGatehouseError } from '../../domain/errors.js';
 import { SAML_ID } from './assertion-checks.js';
 import { readRedirectMessage, verifyRedirectSignature, type MessageField } from './redirect-binding.js';
 import { Namespaces, STATUS_SUCCESS } from './saml-names.js';
@@ -15,6 +15,7 @@ import {
 } from './saml-xml.js';
 import { verifyEnvelopedSignature } from './signed-parts.js';
 import { isWithinValidity, type SigningCertificate } from './signing-certificate.js';
+import { singleField } from '../single-field.js';
 
 /** How long after its IssueInstant a logout message is accepted (plus the clock skew): a browser carries it at once. */
 export const LOGOUT_MESSAGE_LIFETIME_MS = 5 * 60 * 1000;
@@ -200,16 +201,6 @@ function verifiedEnvelope(
     if (isGatehouseError(error) && error.code === 'idp.signature_algorithm_refused') throw error;
     throw samlRefusal('idp.logout_signature_invalid');
   }
-}
-
-function singleField(form: URLSearchParams, name: string): string | undefined {
-  const values = form.getAll(name);
-  if (values.length > 1) {
-    throw new GatehouseError('request.repeated_parameter', `The form field "${name}" must appear at most once.`, {
-      safe: true,
-    });
-  }
-  return values[0];
 }
 
 /** SAML Core 1.3.3: an xs:dateTime in UTC; present but not one is a malformed message. */

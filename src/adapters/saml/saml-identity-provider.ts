@@ -47,6 +47,7 @@ import { readSignedParts, type SignedParts } from './signed-parts.js';
 import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
 import { SamlSingleLogout } from './single-logout.js';
 import { namesNoRequest } from './unsolicited-response.js';
+import { singleField } from '../single-field.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
@@ -473,17 +474,6 @@ export class SamlIdentityProvider implements IdentityProvider {
       'SAML step failed',
     );
   }
-}
-
-/** The single value of a form field; a repeated field is refused (`request.repeated_parameter`). */
-function singleField(form: URLSearchParams, name: string): string | undefined {
-  const values = form.getAll(name);
-  if (values.length > 1) {
-    throw new GatehouseError('request.repeated_parameter', `The form field "${name}" must appear at most once.`, {
-      safe: true,
-    });
-  }
-  return values[0];
 }
 
 function noteId(ids: Record<string, string>, name: string, value: string | undefined): void {

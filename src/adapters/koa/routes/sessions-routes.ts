@@ -5,7 +5,7 @@ import { GatehouseError } from '../../../domain/errors.js';
 import { readVerifiedForm } from '../anti-forgery.js';
 import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
-import { singleField } from '../read-form.js';
+import { singleField } from '../../single-field.js';
 import { browserSession } from '../session/browser-session.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 import { RoutePaths } from './route-paths.js';
