@@ -38,7 +38,7 @@ export interface AuditEvent {
   code?: string;
   /** Who signed out. */
   by?: SignOutActor;
-  /** Sessions ended at once, and why. */
+  /** Sessions ended at once, and why; on a sign-in, `idp_initiated` when the provider started it. */
   count?: number;
   cause?: string;
   /** The policies an access decision failed. */

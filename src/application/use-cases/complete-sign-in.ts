@@ -86,11 +86,16 @@ export class CompleteSignIn {
     try {
       const provider = this.providers.find((candidate) => candidate.info.key === key);
       if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
-      const { identity, returnUrl } = provider.unsolicited?.isUnsolicited(input.message)
-        ? await this.completeUnsolicited(provider, provider.unsolicited, input)
-        : await this.completeAnswer(provider, input);
+      const unsolicited = provider.unsolicited?.isUnsolicited(input.message) === true;
+      const { identity, returnUrl } =
+        unsolicited && provider.unsolicited
+          ? await this.completeUnsolicited(provider, provider.unsolicited, input)
+          : await this.completeAnswer(provider, input);
       const { subject, publicId } = await this.establish(provider, identity, input.session, input.device);
-      this.audit.record({ type: 'signin.succeeded', request, provider: key, subject, session: publicId });
+      // A sign-in the provider started is bound to no browser (login CSRF is its accepted
+      // risk): a reviewer must be able to tell those apart in the trail.
+      const cause = unsolicited ? 'idp_initiated' : undefined;
+      this.audit.record({ type: 'signin.succeeded', request, provider: key, subject, session: publicId, cause });
       return { returnUrl };
     } catch (error) {
       const code = isGatehouseError(error) ? error.code : 'internal_error.unexpected';

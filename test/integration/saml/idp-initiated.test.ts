@@ -72,6 +72,19 @@ describe('SAML2 IdP-initiated sign-in (AllowIdpInitiated)', function () {
     expect(home).to.contain('<code>application:role</code></td><td>Administrator');
   });
 
+  it('is told apart in the audit trail: signin.succeeded with cause idp_initiated, a sign-in the app started without it', async () => {
+    const signIns = (from: number) =>
+      allowed.logs.slice(from).filter((line) => line.includes('"event":"signin.succeeded"'));
+    const beforeUnsolicited = allowed.logs.length;
+    expect((await deliver(new SamlBrowser(), allowed, unsolicited())).status).to.equal(302);
+    expect(signIns(beforeUnsolicited)).to.have.length(1);
+    expect(signIns(beforeUnsolicited)[0]).to.contain('"cause":"idp_initiated"');
+    const beforeSolicited = allowed.logs.length;
+    expect((await new SamlBrowser().signIn(allowed, idp)).status).to.equal(302);
+    expect(signIns(beforeSolicited)).to.have.length(1);
+    expect(signIns(beforeSolicited)[0]).not.to.contain('"cause"');
+  });
+
   it('replaces a browser’s earlier sign-in under a fresh session id', async () => {
     const browser = new SamlBrowser();
     expect((await browser.signIn(allowed, idp, { user: 'user' })).status).to.equal(302);
