@@ -94,8 +94,14 @@ export class CompleteSignIn {
       const { subject, publicId } = await this.establish(provider, identity, input.session, input.device);
       // A sign-in the provider started is bound to no browser (login CSRF is its accepted
       // risk): a reviewer must be able to tell those apart in the trail.
-      const cause = unsolicited ? 'idp_initiated' : undefined;
-      this.audit.record({ type: 'signin.succeeded', request, provider: key, subject, session: publicId, cause });
+      this.audit.record({
+        type: 'signin.succeeded',
+        request,
+        provider: key,
+        subject,
+        session: publicId,
+        ...(unsolicited ? { cause: 'idp_initiated' } : {}),
+      });
       return { returnUrl };
     } catch (error) {
       const code = isGatehouseError(error) ? error.code : 'internal_error.unexpected';
