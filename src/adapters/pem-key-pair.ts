@@ -31,15 +31,13 @@ export function normalizePem(text: string): string {
 }
 
 /**
- * An unencrypted private key in PEM (PKCS#8 `PRIVATE KEY`, or PKCS#1 `RSA PRIVATE KEY`);
- * undefined for anything else, a passphrase-protected key included (it would need the
- * passphrase as another secret setting; decrypt it once with openssl instead).
+ * An unencrypted private key in PEM (PKCS#8, or PKCS#1 for RSA); undefined for anything
+ * else. A passphrase-protected key is refused too: node cannot read it without the
+ * passphrase, which would be another secret setting (decrypt it once with openssl instead).
  */
 export function readPemPrivateKey(text: string): KeyObject | undefined {
-  const pem = normalizePem(text);
-  if (!/^-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(pem)) return undefined;
   try {
-    return createPrivateKey({ key: pem, format: 'pem' });
+    return createPrivateKey({ key: normalizePem(text), format: 'pem' });
   } catch {
     return undefined;
   }
@@ -63,8 +61,7 @@ export function readPemKeyPair(certificateText: string, keyText: string): PemKey
   if (!privateKey) {
     return {
       key: 'privateKey',
-      reason:
-        'is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----, without a passphrase)',
+      reason: 'is not an unencrypted PEM private key (PKCS#8 or PKCS#1, without a passphrase)',
     };
   }
   if (

@@ -1,5 +1,5 @@
 import { randomBytes, type KeyObject } from 'node:crypto';
-import type { IdentityProviderInstance, ServiceProviderInstance } from 'samlify';
+import type { ServiceProviderInstance } from 'samlify';
 import type { Clock } from '../../application/ports/clock.js';
 import type { HealthCheck } from '../../application/ports/health-check.js';
 import type {
@@ -28,23 +28,21 @@ import { AssertionReplayCache } from './assertion-replay-cache.js';
 import { readDecryptedParts } from './decrypted-parts.js';
 import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-response-shape.js';
 import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
-import { readMetadata } from './metadata-reader.js';
-import { fetchMetadata } from './metadata-fetch.js';
+import { loadMetadata, type LoadedMetadata } from './loaded-metadata.js';
 import { authnRequestXml, newRequestId } from './outgoing-messages.js';
 import { redirectBindingUrl } from './redirect-binding.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
 import type { Saml2Settings } from './saml2-settings.js';
-import { samlifyIdentityProvider, samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
-import { Namespaces } from './saml-names.js';
-import { metadataRefusal, samlRefusal } from './saml-refusals.js';
+import { samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
+import { samlRefusal } from './saml-refusals.js';
 import type { SchemaCheck } from './saml-schema-validation.js';
-import { endedSessionKeyOf, logoutKeysOf, readNameId, samlSessionRecord, sessionIndexOf } from './saml-name-id.js';
 import { reportedStatus } from './saml-status.js';
-import { attributeOf, childElements, decodePostedMessage, parseSamlXml } from './saml-xml.js';
+import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
 import { serviceProviderMetadataXml } from './service-provider-metadata.js';
 import { readSignedParts, type SignedParts } from './signed-parts.js';
 import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
+import { signedInForLogout } from './signed-in-for-logout.js';
 import { SamlSingleLogout } from './single-logout.js';
 import { namesNoRequest } from './unsolicited-response.js';
 import { singleField } from '../single-field.js';
@@ -78,12 +76,6 @@ export interface SamlProviderOptions {
   singleLogoutUrl?: string;
 }
 
-interface LoadedMetadata {
-  metadata: IdentityProviderMetadata;
-  /** One samlify identity provider per signing certificate, by certificate body. */
-  entities: Map<string, IdentityProviderInstance>;
-}
-
 /**
  * SAML 2.0 Web Browser SSO (SAML Profiles 4.1) as a service provider, with samlify: the
  * AuthnRequest goes out with the HTTP-Redirect binding, the Response comes back with
@@ -94,8 +86,9 @@ interface LoadedMetadata {
  * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
  * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
  * With an encryption key configured, an encrypted assertion is decrypted here and held to
- * the same checks (#completeEncrypted). With AllowIdpInitiated, a response that names no request at all is checked the same way
- * without a flow (`unsolicited`). The metadata may be a federation aggregate, signed.
+ * the same checks (#completeEncrypted). With AllowIdpInitiated, a response that names no
+ * request at all is checked the same way without a flow (`unsolicited`). The metadata may
+ * be a federation aggregate, signed.
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
@@ -161,7 +154,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       };
     }
     this.#metadata = new RefreshingMetadata({
-      load: () => this.#loadMetadata(),
+      load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust),
       clock: options.clock,
       onRefreshFailed: (error) => this.#log('metadata', error, {}),
     });
@@ -343,7 +336,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       this.#options.settings.RequireSignedAssertions,
     );
     const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
-    const kept = this.#keptForLogout(signed.assertion, metadata.entityId);
+    const kept = this.#keptForLogout(signed.assertion, metadata);
 
     // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
     const [signer] = signed.signers;
@@ -354,31 +347,6 @@ export class SamlIdentityProvider implements IdentityProvider {
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
     return kept ? { claims, ...kept } : { claims };
-  }
-
-  /**
-   * With SingleLogout on, what a logout needs of the sign-in: the NameID and SessionIndex
-   * (kept as the provider session, for the LogoutRequest we send) and the names the
-   * identity provider's LogoutRequest will use (to find the session), the SessionIndex
-   * alone among them: the application refuses the sign-in when a LogoutRequest already
-   * ended it (`ProviderLogout.endedSessions`).
-   */
-  #keptForLogout(
-    assertion: Element,
-    identityProvider: string,
-  ): Pick<ProviderIdentity, 'session' | 'logoutKeys'> | undefined {
-    if (!this.#singleLogout) return undefined;
-    const [subject] = childElements(assertion, Namespaces.assertion, 'Subject');
-    const nameId = subject ? readNameId(subject) : undefined;
-    if (!nameId) return undefined;
-    const sessionIndex = sessionIndexOf(assertion);
-    return {
-      session: { record: samlSessionRecord(nameId, sessionIndex) },
-      logoutKeys: [
-        ...logoutKeysOf(identityProvider, this.#options.settings.EntityId, nameId, sessionIndex),
-        ...(sessionIndex === undefined ? [] : [endedSessionKeyOf(identityProvider, sessionIndex)]),
-      ],
-    };
   }
 
   /**
@@ -408,9 +376,16 @@ export class SamlIdentityProvider implements IdentityProvider {
     const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
     await this.#options.validateSchema(signed.decryptedResponseXml);
     // The decrypted assertion names the sign-in for logout as a plain one does.
-    const kept = this.#keptForLogout(signed.assertion, metadata.entityId);
+    const kept = this.#keptForLogout(signed.assertion, metadata);
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
     return kept ? { claims, ...kept } : { claims };
+  }
+
+  /** What a logout will need of this sign-in, when SingleLogout is on (signed-in-for-logout.ts). */
+  #keptForLogout(assertion: Element, metadata: IdentityProviderMetadata) {
+    return this.#singleLogout
+      ? signedInForLogout(assertion, metadata.entityId, this.#options.settings.EntityId)
+      : undefined;
   }
 
   /** What samlify leaves to its caller, on the signed parts: certificate validity, then checkAssertion; and the claims. */
@@ -442,21 +417,6 @@ export class SamlIdentityProvider implements IdentityProvider {
     } catch (error) {
       throw this.#refused('metadata', isGatehouseError(error) ? error : samlRefusal('idp.metadata_invalid'), {});
     }
-  }
-
-  async #loadMetadata(): Promise<LoadedMetadata> {
-    const { settings, timeoutMs, clock } = this.#options;
-    const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes);
-    const metadata = await readMetadata(xml, clock.now(), this.#trust);
-    const entities = new Map<string, IdentityProviderInstance>();
-    try {
-      for (const certificate of metadata.signingCertificates) {
-        entities.set(certificate.body, samlifyIdentityProvider(metadata, certificate));
-      }
-    } catch {
-      throw metadataRefusal('samlify could not read the values taken from it.');
-    }
-    return { metadata, entities };
   }
 
   /** Logs a refusal by its code and the message's IDs (shape-checked), never its content; returns it to throw. */
