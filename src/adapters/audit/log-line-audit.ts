@@ -38,6 +38,8 @@ export class LogLineAuditLog implements AuditLog {
         reqId: text(event.request?.id, 64),
         client: text(event.request?.clientAddress, 64),
         provider: text(event.provider, 64),
+        connection: text(event.connection, 64),
+        organization: text(event.organization, 200),
         subject: text(event.subject),
         session: text(event.session, 64),
         code: code(event.code),
