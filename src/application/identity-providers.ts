@@ -54,12 +54,23 @@ export class IdentityProviders {
     return this.#byKey.get(key) ?? (await this.connections?.adapterOf(key));
   }
 
-  /** The provider owning a callback or logout path, if any. */
-  async atPath(path: string): Promise<ProviderPath | undefined> {
-    const builtIn = this.#byPath.size === 0 ? undefined : this.#byPath.get(path.toLowerCase());
-    if (builtIn || !this.connections) return builtIn;
+  /**
+   * The deployment's own provider owning a callback or logout path, if any: a map read,
+   * made on every request (no promise, no allocation).
+   */
+  builtInAt(path: string): ProviderPath | undefined {
+    return this.#byPath.size === 0 ? undefined : this.#byPath.get(path.toLowerCase());
+  }
+
+  /** True when the path is a connection's (under `/connections/`) and connections exist here: then ask `connectionAt`. */
+  isConnectionPath(path: string): boolean {
+    return this.connections !== undefined && connectionIdInPath(path) !== undefined;
+  }
+
+  /** The connection owning a path under `/connections/<name>/`, building its adapter on first use. */
+  async connectionAt(path: string): Promise<ProviderPath | undefined> {
     const id = connectionIdInPath(path);
-    if (id === undefined) return undefined;
+    if (id === undefined || !this.connections) return undefined;
     const adapter = this.connections.adapterOf(id);
     if (!adapter) return { provider: undefined, endpoint: 'unknown_connection' };
     const provider = await adapter;
@@ -73,6 +84,15 @@ export class IdentityProviders {
   listed(): IdentityProviderInfo[] {
     const shown = [...(this.connections?.registry.all() ?? [])].filter((connection) => connection.showOnLoginPage);
     return [...this.builtIn.map((provider) => provider.info), ...shown.map(connectionInfo)];
+  }
+
+  /**
+   * The name to show for a provider known by its key or scheme (a connection's are its
+   * name): its display name, whether or not its adapter was built; undefined when none.
+   */
+  displayNameOf(keyOrScheme: string): string | undefined {
+    const builtIn = this.#byKey.get(keyOrScheme) ?? this.#byScheme.get(keyOrScheme);
+    return builtIn?.info.displayName ?? this.connections?.registry.byName(keyOrScheme)?.displayName;
   }
 
   /** Whether connections exist at all here (the login page then offers the e-mail form). */

@@ -8,6 +8,12 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 export const openIdConnect = provider<OpenIdConnectSettings>({
   key: 'OpenIdConnect',
   callbackKey: 'CallbackPath',
+  // A connection's paths, under its own base (docs/connections.md).
+  instancePaths: (base) => ({
+    CallbackPath: `${base}/signin-oidc`,
+    BackchannelLogoutPath: `${base}/backchannel-logout`,
+  }),
+  declaredIssuer: (settings) => ({ key: 'Authority', value: settings.Authority }),
   ownedPaths: (settings): Record<string, string> =>
     settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath },
   defaults: {

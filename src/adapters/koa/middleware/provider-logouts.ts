@@ -12,16 +12,14 @@ import { readForm } from '../read-form.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 
 export interface ProviderLogoutDeps {
-  providers: readonly IdentityProvider[];
   receiveLogout: ReceiveProviderLogout;
   signedOutNotice: SignedOutNotice;
   /** The configured public origin: logout URLs are rebuilt on it, never on the Host header. */
   publicOrigin: string;
 }
 
-/** The providers' logout paths: which provider owns a path, and the handling of a request there. */
+/** The handling of a request at a provider's logout path (IdentityProviders says whose path it is). */
 export interface ProviderLogouts {
-  providerAt(path: string): IdentityProvider | undefined;
   handle(ctx: Context, provider: IdentityProvider): Promise<void>;
 }
 
@@ -38,13 +36,7 @@ export interface ProviderLogouts {
  * the browser was signed out.
  */
 export function providerLogouts(deps: ProviderLogoutDeps): ProviderLogouts {
-  const byPath = new Map(
-    deps.providers.flatMap((provider) => (provider.logout ? [[provider.logout.path.toLowerCase(), provider]] : [])),
-  );
-  return {
-    providerAt: (path) => (byPath.size === 0 ? undefined : byPath.get(path.toLowerCase())),
-    handle: (ctx, provider) => handleLogout(ctx, provider, deps),
-  };
+  return { handle: (ctx, provider) => handleLogout(ctx, provider, deps) };
 }
 
 async function handleLogout(ctx: Context, provider: IdentityProvider, deps: ProviderLogoutDeps): Promise<void> {

@@ -16,6 +16,7 @@ export const RoutePaths = {
   accessDenied: '/Account/AccessDenied',
   sessions: '/Account/Sessions',
   challenge: '/External/Challenge',
+  discover: '/External/Discover',
   home: '/',
   admin: '/Admin',
   appInfo: '/api/app-info',
