@@ -2,7 +2,7 @@ import { connectionIdInPath, type Connection } from '../domain/connections/conne
 import type { OrganizationBinding } from '../domain/connections/organization-guard.js';
 import { callbackPathOf } from '../domain/providers/provider-definition.js';
 import type { ProviderKey } from '../domain/settings/settings.js';
-import type { ConnectionAdapters } from './connections/connection-adapters.js';
+import type { ConnectionAdapters, ConnectionStatus } from './connections/connection-adapters.js';
 import type { IdentityProvider, IdentityProviderInfo } from './ports/identity-provider.js';
 
 /** Where a request to a provider-owned path goes. */
@@ -95,6 +95,11 @@ export class IdentityProviders {
     return builtIn?.info.displayName ?? this.connections?.registry.byName(keyOrScheme)?.displayName;
   }
 
+  /** The connections' states for readiness (ConnectionAdapters.report); undefined where connections are off. */
+  connectionReport(): Promise<Record<string, ConnectionStatus>> | undefined {
+    return this.connections?.report();
+  }
+
   /** Whether connections exist at all here (the login page then offers the e-mail form). */
   get hasConnections(): boolean {
     return this.connections !== undefined;
@@ -108,6 +113,15 @@ export class IdentityProviders {
   /** A connection's own claim mappings (its `ClaimMappings`), added to its protocol's table. */
   claimMappingsOf(key: ProviderKey): Readonly<Record<string, string>> | undefined {
     return this.connections?.registry.byName(key)?.claimMappings;
+  }
+
+  /**
+   * True while the connection that signed someone in is in force for the same
+   * organization: a session of a removed connection (or one moved to another organization)
+   * is anonymous at its next request, on every instance, whether or not its ending has run.
+   */
+  holds(connection: { name: string; organization: string }): boolean {
+    return this.connections?.registry.byName(connection.name)?.organization === connection.organization;
   }
 
   /** The organization a provider signs people in for, when it is a connection. */

@@ -48,7 +48,9 @@ export async function composeConnections(
   );
   const startupProblems: SettingsProblem[] = [];
   const configured = new ConfiguredConnections(settings, reader, rootDir);
-  for (const event of registry.apply((await configured.read()).map((declaration) => ({ kind: 'declared', declaration })))) {
+  for (const event of registry.apply(
+    (await configured.read()).map((declaration) => ({ kind: 'declared', declaration })),
+  )) {
     if (event.kind === 'refused') startupProblems.push(...event.problems);
     else if (event.kind !== 'removed') startupProblems.push(...event.warnings);
   }
@@ -64,7 +66,11 @@ export async function composeConnections(
   registry.onEvent((event) => logEvent(configuration, event));
   if (folder) registry.apply((await folder.read()).map((declaration) => ({ kind: 'declared', declaration })));
 
-  const adapters = new ConnectionAdapters(registry, (connection) => buildAdapter(configuration, clock, stores, connection), logger);
+  const adapters = new ConnectionAdapters(
+    registry,
+    (connection) => buildAdapter(configuration, clock, stores, connection),
+    logger,
+  );
   return {
     adapters,
     watch: () => folder?.watch?.((changes) => registry.apply(changes)) ?? (() => undefined),
@@ -113,7 +119,8 @@ function logEvent({ logger }: ValidatedConfiguration, event: ConnectionEvent): v
     );
     return;
   }
-  if (event.kind !== 'removed') for (const problem of event.warnings) logger.warn({ key: problem.key }, formatProblem(problem));
+  if (event.kind !== 'removed')
+    for (const problem of event.warnings) logger.warn({ key: problem.key }, formatProblem(problem));
   logger.info(
     { connection: event.connection.name, organization: event.connection.organization, origin: event.connection.origin },
     `connection ${event.kind}`,

@@ -9,6 +9,7 @@ import type { ManageSessions } from '../application/use-cases/manage-sessions.js
 import type { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { ApplicationPolicyNames } from './policies.js';
 import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
 import { adminRoutes } from '../adapters/koa/routes/admin-routes.js';
 import { appInfoRoutes } from '../adapters/koa/routes/app-info-routes.js';
@@ -86,6 +87,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       info,
       governance: parts.governance,
       now: parts.now,
+      organizationMemberPolicy: ApplicationPolicyNames.OrganizationMember,
     }),
   ];
 }

@@ -11,7 +11,8 @@ import type { Logger } from '../application/ports/logger.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { ProviderRecord } from '../adapters/provider-record.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
-import { composeServices, SessionStoresToken } from './container.js';
+import { ComposedConnectionsToken, composeServices, SessionStoresToken } from './container.js';
+import type { ComposedConnections } from './connections.js';
 import { lifecycle } from './lifecycle.js';
 import { createPipeline } from './pipeline.js';
 import { findProjectRoot } from './project-root.js';
@@ -80,6 +81,12 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     endAllSessions: (provider, subject, by = 'administrator') =>
       container.resolve(EndSessions).execute({ provider, subject }, { by, cause: 'account_change' }),
     listenOn: configuration.listenOn,
-    ...lifecycle(app, stores, container.resolve(DrainState), configuration.settings.Hosting.ShutdownDrainSeconds),
+    ...lifecycle(
+      app,
+      stores,
+      container.resolve(DrainState),
+      configuration.settings.Hosting.ShutdownDrainSeconds,
+      () => container.resolve<ComposedConnections | null>(ComposedConnectionsToken)?.watch() ?? (() => undefined),
+    ),
   };
 }

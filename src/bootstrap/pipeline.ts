@@ -29,6 +29,7 @@ import { sessionCookieName } from '../adapters/koa/session/session-middleware.js
 import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import { missingPolicies } from '../domain/authorization/decide-access.js';
 import { endpointTable } from './endpoint-table.js';
+import { connectionIdInPath } from '../domain/connections/connection.js';
 import { applicationPolicies } from './policies.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
 
@@ -75,6 +76,9 @@ export function createPipeline(
   });
   // An endpoint at an undeclared path, or naming a policy nobody registered, is a programming error: caught before any request.
   for (const endpoint of endpoints) {
+    if (connectionIdInPath(endpoint.path) !== undefined) {
+      throw new Error(`${endpoint.method} ${endpoint.path} is under /connections/, which the connections own`);
+    }
     if (!routedPaths.includes(endpoint.path)) {
       throw new Error(`${endpoint.method} ${endpoint.path} is not declared in RoutePaths (route-paths.ts)`);
     }

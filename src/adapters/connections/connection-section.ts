@@ -32,9 +32,18 @@ export function sectionReader(schema: SettingsSchema, onSecret: (values: readonl
       const prefix = keyOf('Authentication', 'Connections', name);
       const rename = (problem: SettingsProblem): SettingsProblem =>
         problem.key.startsWith(prefix) ? { ...problem, key: origin + problem.key.slice(prefix.length) } : problem;
-      if (!isPlainObject(raw)) return { name, origin, section: {}, problems: [error(origin, 'must be a JSON object of the connection\'s keys')] };
+      if (!isPlainObject(raw))
+        return {
+          name,
+          origin,
+          section: {},
+          problems: [error(origin, "must be a JSON object of the connection's keys")],
+        };
       const findings: KeyFindings = { unknown: [], duplicates: [] };
-      const typed = canonicalize(raw, sectionSchema, ['Authentication', 'Connections', name], findings) as Record<string, unknown>;
+      const typed = canonicalize(raw, sectionSchema, ['Authentication', 'Connections', name], findings) as Record<
+        string,
+        unknown
+      >;
       const problems: SettingsProblem[] = [
         ...findings.unknown.map(({ path }) => error(keyOf(...path), 'is not a known key of a connection')),
         ...findings.duplicates.map((path) => error(keyOf(...path), 'is set twice, spelled with different letter case')),

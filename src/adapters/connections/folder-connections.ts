@@ -68,7 +68,10 @@ export class FolderConnections implements ConnectionDirectory {
       names = (await readdir(this.folder)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
     } catch {
       if (!this.#unreadableReported) {
-        this.logger.error({ folder: this.folder }, 'the connections folder cannot be listed; connections are unchanged');
+        this.logger.error(
+          { folder: this.folder },
+          'the connections folder cannot be listed; connections are unchanged',
+        );
         this.#unreadableReported = true;
       }
       return undefined;
@@ -114,9 +117,15 @@ export class FolderConnections implements ConnectionDirectory {
       raw = JSON.parse(await readFile(path, 'utf8'));
     } catch {
       // The parser's message quotes the file, which may hold a secret: name the file only.
-      return { declaration: { name, origin: path, section: {}, problems: [error(path, 'is not valid JSON')] }, secretFiles: [] };
+      return {
+        declaration: { name, origin: path, section: {}, problems: [error(path, 'is not valid JSON')] },
+        secretFiles: [],
+      };
     }
-    return { declaration: this.reader.read(name, raw, path, this.folder), secretFiles: secretFilesOf(raw, this.folder) };
+    return {
+      declaration: this.reader.read(name, raw, path, this.folder),
+      secretFiles: secretFilesOf(raw, this.folder),
+    };
   }
 }
 

@@ -24,5 +24,6 @@ export class ScopedSessionStore implements SessionStore {
   addToIndex = (key: string, member: string, expiresAt: number): Promise<void> =>
     this.store.addToIndex(this.scope + key, member, expiresAt);
   indexMembers = (key: string): Promise<string[]> => this.store.indexMembers(this.scope + key);
-  removeFromIndex = (key: string, member: string): Promise<void> => this.store.removeFromIndex(this.scope + key, member);
+  removeFromIndex = (key: string, member: string): Promise<void> =>
+    this.store.removeFromIndex(this.scope + key, member);
 }

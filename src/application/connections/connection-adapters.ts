@@ -4,6 +4,18 @@ import type { IdentityProvider } from '../ports/identity-provider.js';
 import type { Logger } from '../ports/logger.js';
 import type { ConnectionRegistry } from './connection-registry.js';
 
+export type ConnectionStatus = 'up' | 'down' | 'idle' | 'refused';
+
+/** The name as declared (the configuration key's last segment, or the file's name), else the lower-case one. */
+function nameIn(origin: string, id: string): string {
+  const last =
+    origin
+      .split(/[:/\\]/)
+      .pop()
+      ?.replace(/\.json$/i, '') ?? id;
+  return last.toLowerCase() === id ? last : id;
+}
+
 /** Builds the identity adapter of one connection from its protocol's record (the composition root provides it). */
 export type BuildConnectionAdapter = (connection: Connection) => Promise<IdentityProvider>;
 
@@ -53,8 +65,35 @@ export class ConnectionAdapters {
     return adapter;
   }
 
-  /** The adapters built so far, by connection name: readiness reports these, and `idle` for the others. */
-  built(): ReadonlyMap<string, Promise<IdentityProvider>> {
-    return new Map([...this.#built].map(([id, { adapter }]) => [id, adapter]));
+  /**
+   * Each connection's state, by name, for readiness: its adapter's health once it was used
+   * (`up`, `down`), `idle` before (no identity provider is contacted to answer a probe),
+   * `refused` for a declaration refused with no earlier version in force. Never a reason
+   * to be unready: one organization's identity provider must not take every instance out
+   * of rotation.
+   */
+  async report(): Promise<Record<string, ConnectionStatus>> {
+    const report: Record<string, ConnectionStatus> = {};
+    const checks: Array<Promise<void>> = [];
+    for (const connection of this.registry.all()) {
+      const built = this.#built.get(connection.id);
+      if (!built) {
+        report[connection.name] = 'idle';
+        continue;
+      }
+      checks.push(
+        built.adapter
+          .then((adapter) => adapter.healthCheck?.check() ?? 'up')
+          .catch(() => 'down' as const)
+          .then((status) => {
+            report[connection.name] = status;
+          }),
+      );
+    }
+    await Promise.all(checks);
+    for (const [id, refused] of this.registry.refused()) {
+      if (!this.registry.byName(id)) report[nameIn(refused.origin, id)] = 'refused';
+    }
+    return report;
   }
 }

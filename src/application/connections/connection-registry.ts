@@ -71,9 +71,14 @@ export class ConnectionRegistry {
     }
     const { connection, problems } = readConnection(declaration, this.rules);
     const conflicts = connection
-      ? this.#index.conflicts(connection).map((conflict) =>
-          error(conflict.setting === '' ? declaration.origin : `${declaration.origin}:${conflict.setting}`, conflict.message),
-        )
+      ? this.#index
+          .conflicts(connection)
+          .map((conflict) =>
+            error(
+              conflict.setting === '' ? declaration.origin : `${declaration.origin}:${conflict.setting}`,
+              conflict.message,
+            ),
+          )
       : [];
     const errors = [...problems, ...conflicts].filter((problem) => problem.severity === 'error');
     if (!connection || errors.length > 0) {

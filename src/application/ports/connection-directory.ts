@@ -2,8 +2,7 @@ import type { ConnectionDeclaration } from '../../domain/connections/connection.
 
 /** A change a directory saw: a connection declared anew or changed, or one no longer declared. */
 export type ConnectionChange =
-  | { kind: 'declared'; declaration: ConnectionDeclaration }
-  | { kind: 'removed'; name: string; origin: string };
+  { kind: 'declared'; declaration: ConnectionDeclaration } | { kind: 'removed'; name: string; origin: string };
 
 /**
  * Where connections are declared: the configuration (fixed for the life of the process),

@@ -134,10 +134,7 @@ export class RefreshProviderSession {
         this.logger.warn({ code, provider: key }, 'provider session refresh refused; it is dropped');
         return { outcome: 'refused', code };
       }
-      this.logger.warn(
-        { code, provider: key },
-        'provider session refresh failed; it is kept for a later try',
-      );
+      this.logger.warn({ code, provider: key }, 'provider session refresh failed; it is kept for a later try');
       return { outcome: 'kept', code };
     }
   }

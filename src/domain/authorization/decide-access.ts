@@ -48,7 +48,9 @@ export function decideEndpointAccess(
   if (required.length === 0) return { outcome: 'allow' };
   if (!context.authenticationEnabled) return { outcome: 'forbid', failed: [AUTHENTICATION_DISABLED] };
   if (principal === undefined) return { outcome: 'challenge' };
-  const failed = required.filter((policy) => !evaluatePolicy(policy, principal, resource).allowed).map((policy) => policy.name);
+  const failed = required
+    .filter((policy) => !evaluatePolicy(policy, principal, resource).allowed)
+    .map((policy) => policy.name);
   return failed.length === 0 ? { outcome: 'allow' } : { outcome: 'forbid', failed };
 }
 

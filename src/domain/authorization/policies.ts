@@ -128,7 +128,6 @@ export function builtInPolicies(authorization: AuthorizationSettings): PolicyReg
           : nobody('ProjectTemplate:Authorization:AdministratorRoles'),
       ),
     )
-    .add(definePolicy(PolicyNames.OrganizationMember, requireOrganization({ routeParameter: 'organization' })))
     .add(
       definePolicy(
         PolicyNames.ManageApplicationPermission,

@@ -7,6 +7,4 @@ export const PolicyNames = {
   AuthenticatedUser: 'application.AuthenticatedUser',
   AdministratorRole: 'application.Role.Administrator',
   ManageApplicationPermission: 'application.Permission.ManageApplication',
-  /** Signed in through a connection of the organization the route's `:organization` parameter names. */
-  OrganizationMember: 'application.Organization.Member',
 } as const;

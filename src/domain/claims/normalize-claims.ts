@@ -68,7 +68,9 @@ export function normalizeClaims(input: NormalizeClaimsInput): Principal {
   }
 
   // A mapping cannot smuggle a provider's value into a claim only Gatehouse sets either.
-  const rows = effectiveClaimMappings(builtInMappings, extraMappings).filter((row) => !GATEHOUSE_SET_CLAIMS.has(row.target));
+  const rows = effectiveClaimMappings(builtInMappings, extraMappings).filter(
+    (row) => !GATEHOUSE_SET_CLAIMS.has(row.target),
+  );
   for (const row of rows) {
     if (!row.fallback) application.add(row.target, sources.get(row.source) ?? []);
   }

@@ -56,7 +56,10 @@ export class ConnectionIndex {
     }
     const replaced = this.#byId.get(candidate.id);
     if (replaced && replaced.origin !== candidate.origin) {
-      conflicts.push({ setting: '', message: `is the name of another connection (${replaced.origin}), letter case aside` });
+      conflicts.push({
+        setting: '',
+        message: `is the name of another connection (${replaced.origin}), letter case aside`,
+      });
     }
     const sameIssuer = candidate.issuer === '' ? undefined : this.#byIssuer.get(issuerKey(candidate.issuer));
     if (sameIssuer && sameIssuer.id !== candidate.id) {
@@ -111,4 +114,3 @@ function issuerKey(issuer: string): string {
   const trimmed = issuer.trim().replace(/\/+$/, '');
   return URL.canParse(trimmed) ? new URL(trimmed).href.replace(/\/+$/, '') : trimmed;
 }
-

@@ -54,7 +54,8 @@ export function readConnection(
   for (const [setting, value] of Object.entries(section)) {
     if (setting in CONNECTION_KEY_KINDS) continue;
     if (setting === 'Scheme') problems.push(error(key(setting), 'is the connection name: a connection sets no Scheme'));
-    else if (!(setting in protocol.kinds)) problems.push(error(key(setting), `is not a key of a ${protocol.key} connection`));
+    else if (!(setting in protocol.kinds))
+      problems.push(error(key(setting), `is not a key of a ${protocol.key} connection`));
     else if (setting in derivedPaths && value !== '') {
       problems.push(
         error(
@@ -73,7 +74,8 @@ export function readConnection(
   const allowConsumer = section.AllowConsumerDomains === true;
   const domains = readDomains(section.Domains, allowConsumer, key('Domains'), problems);
 
-  const displayName = typeof section.DisplayName === 'string' && section.DisplayName.trim() !== '' ? section.DisplayName : name;
+  const displayName =
+    typeof section.DisplayName === 'string' && section.DisplayName.trim() !== '' ? section.DisplayName : name;
   const settings = {
     ...structuredClone(protocol.defaults),
     ...derivedPaths,
@@ -97,7 +99,8 @@ export function readConnection(
       displayName,
       domains,
       showOnLoginPage: section.ShowOnLoginPage === true,
-      sendLoginHint: typeof section.SendLoginHint === 'boolean' ? section.SendLoginHint : CONNECTION_KEY_DEFAULTS.SendLoginHint,
+      sendLoginHint:
+        typeof section.SendLoginHint === 'boolean' ? section.SendLoginHint : CONNECTION_KEY_DEFAULTS.SendLoginHint,
       claimMappings: readMappings(section.ClaimMappings),
       settings,
       issuer: issuer?.value ?? '',
@@ -118,7 +121,9 @@ function readDomains(value: unknown, allowConsumer: boolean, key: string, proble
   entries.forEach((entry, index) => {
     const pattern = normalizeDomainPattern(entry);
     if (pattern === undefined) {
-      problems.push(error(`${key}:${index}`, 'must be a domain (example.com) or a wildcard over its subdomains (*.example.com)'));
+      problems.push(
+        error(`${key}:${index}`, 'must be a domain (example.com) or a wildcard over its subdomains (*.example.com)'),
+      );
     } else if (!allowConsumer && isConsumerDomainPattern(pattern)) {
       problems.push(
         error(
@@ -135,5 +140,7 @@ function readDomains(value: unknown, allowConsumer: boolean, key: string, proble
 
 function readMappings(value: unknown): ClaimMappings {
   if (typeof value !== 'object' || value === null) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }

@@ -22,7 +22,10 @@ export interface ExternalRouteDeps extends LoginPageDeps {
 }
 
 /** A refusal the e-mail form answers on the login page itself, with what the person typed. */
-const ANSWERED_ON_THE_PAGE: Readonly<Record<string, number>> = { 'auth.email_malformed': 400, 'auth.unknown_domain': 404 };
+const ANSWERED_ON_THE_PAGE: Readonly<Record<string, number>> = {
+  'auth.email_malformed': 400,
+  'auth.unknown_domain': 404,
+};
 
 /**
  * `GET /External/Challenge?provider=<Scheme>&returnUrl=<local URL>`: starts the external
@@ -36,64 +39,65 @@ const ANSWERED_ON_THE_PAGE: Readonly<Record<string, number>> = { 'auth.email_mal
  * 404), with the other providers; nothing is stored.
  */
 export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
-  return [
-    {
-      method: 'GET',
-      path: RoutePaths.challenge,
-      metadata: allowAnonymous(),
-      handler: async (ctx) => {
-        const scheme = singleQuery(ctx, 'provider');
-        const returnUrl = singleQuery(ctx, 'returnUrl');
-        const binding = deps.flowBinding.read(ctx) ?? randomToken(32);
-        const { redirectUrl } = await deps.beginSignIn.execute({
-          scheme,
+  const challenge: Endpoint = {
+    method: 'GET',
+    path: RoutePaths.challenge,
+    metadata: allowAnonymous(),
+    handler: async (ctx) => {
+      const scheme = singleQuery(ctx, 'provider');
+      const returnUrl = singleQuery(ctx, 'returnUrl');
+      const binding = deps.flowBinding.read(ctx) ?? randomToken(32);
+      const { redirectUrl } = await deps.beginSignIn.execute({
+        scheme,
+        returnUrl,
+        binding,
+        client: ctx.ip,
+        request: auditRequest(ctx),
+      });
+      // Only a started challenge sets the cookie: a refused one leaves nothing behind.
+      deps.flowBinding.write(ctx, binding);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(redirectUrl);
+    },
+  };
+  // Only where connections exist: without them the anonymous surface is the reviewed list of the rules.
+  if (!deps.providers.hasConnections) return [challenge];
+  const discover: Endpoint = {
+    method: 'POST',
+    path: RoutePaths.discover,
+    metadata: allowAnonymous(),
+    handler: async (ctx) => {
+      const form = await readForm(ctx);
+      const binding = deps.flowBinding.read(ctx);
+      verifyAntiForgery(
+        ctx,
+        deps.publicOrigin || `${ctx.protocol}://${ctx.host}`,
+        binding === undefined ? undefined : discoveryFormToken(binding),
+        singleField(form, '_csrf'),
+      );
+      const email = singleField(form, 'email');
+      const returnUrl = singleField(form, 'returnUrl');
+      ctx.set('Cache-Control', 'no-store');
+      try {
+        const { redirectUrl } = await deps.discoverConnection.execute({
+          email,
           returnUrl,
-          binding,
+          binding: binding ?? randomToken(32),
           client: ctx.ip,
           request: auditRequest(ctx),
         });
-        // Only a started challenge sets the cookie: a refused one leaves nothing behind.
-        deps.flowBinding.write(ctx, binding);
-        ctx.set('Cache-Control', 'no-store');
         ctx.redirect(redirectUrl);
-      },
+      } catch (error) {
+        const status = isGatehouseError(error) ? ANSWERED_ON_THE_PAGE[error.code] : undefined;
+        if (status === undefined || wantsJson(ctx) || !isGatehouseError(error)) throw error;
+        await renderLoginPage(ctx, deps, {
+          returnUrl: validateReturnUrl(returnUrl),
+          email: (email ?? '').slice(0, 320),
+          discoveryError: error.message,
+        });
+        ctx.status = status;
+      }
     },
-    {
-      method: 'POST',
-      path: RoutePaths.discover,
-      metadata: allowAnonymous(),
-      handler: async (ctx) => {
-        const form = await readForm(ctx);
-        const binding = deps.flowBinding.read(ctx);
-        verifyAntiForgery(
-          ctx,
-          deps.publicOrigin || `${ctx.protocol}://${ctx.host}`,
-          binding === undefined ? undefined : discoveryFormToken(binding),
-          singleField(form, '_csrf'),
-        );
-        const email = singleField(form, 'email');
-        const returnUrl = singleField(form, 'returnUrl');
-        ctx.set('Cache-Control', 'no-store');
-        try {
-          const { redirectUrl } = await deps.discoverConnection.execute({
-            email,
-            returnUrl,
-            binding: binding ?? randomToken(32),
-            client: ctx.ip,
-            request: auditRequest(ctx),
-          });
-          ctx.redirect(redirectUrl);
-        } catch (error) {
-          const status = isGatehouseError(error) ? ANSWERED_ON_THE_PAGE[error.code] : undefined;
-          if (status === undefined || wantsJson(ctx) || !isGatehouseError(error)) throw error;
-          await renderLoginPage(ctx, deps, {
-            returnUrl: validateReturnUrl(returnUrl),
-            email: (email ?? '').slice(0, 320),
-            discoveryError: error.message,
-          });
-          ctx.status = status;
-        }
-      },
-    },
-  ];
+  };
+  return [challenge, discover];
 }

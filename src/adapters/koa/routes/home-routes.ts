@@ -7,7 +7,10 @@ import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
-export function homeRoutes(deps: { policies: PolicyRegistry; providers: Pick<IdentityProviders, 'displayNameOf'> }): Endpoint[] {
+export function homeRoutes(deps: {
+  policies: PolicyRegistry;
+  providers: Pick<IdentityProviders, 'displayNameOf'>;
+}): Endpoint[] {
   return [
     {
       method: 'GET',

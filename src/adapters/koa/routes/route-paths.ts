@@ -22,6 +22,7 @@ export const RoutePaths = {
   appInfo: '/api/app-info',
   appInfoAdmin: '/api/app-info/admin',
   appInfoManage: '/api/app-info/manage',
+  organizationAppInfo: '/api/organizations/:organization/app-info',
 } as const;
 
 export const routedPaths: readonly string[] = Object.values(RoutePaths);

@@ -40,7 +40,9 @@ export function sessionsRoutes(deps: SessionsRouteDeps): Endpoint[] {
         await ctx.render('sessions', {
           sessions: sessions.map((session) => ({
             ...session,
-            providerName: (session.provider === undefined ? undefined : deps.providers.displayNameOf(session.provider)) ?? session.provider,
+            providerName:
+              (session.provider === undefined ? undefined : deps.providers.displayNameOf(session.provider)) ??
+              session.provider,
             createdAt: new Date(session.createdAt).toISOString(),
             lastSeenAt: new Date(session.lastSeenAt).toISOString(),
           })),
