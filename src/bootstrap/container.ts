@@ -39,7 +39,7 @@ import { EndRemovedConnections } from '../application/connections/end-removed-co
 import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
 
-/** The instance's connections as the lifecycle manages them (the folder watched once listening), or null. */
+/** `{ connections }`: the instance's connections as the lifecycle manages them (the folder watched once listening), if any. */
 export const ComposedConnectionsToken = Symbol('ComposedConnections');
 
 /** Injection token of the instance's stores as the lifecycle manages them (connect, close). */
@@ -84,7 +84,7 @@ export async function composeServices(
   container.registerInstance(SessionStoreToken, stores.sessions);
   container.registerInstance(PendingSignInStoreToken, stores.pendingSignIns);
   container.registerInstance(IdentityProvidersToken, identityProviders);
-  container.registerInstance(ComposedConnectionsToken, connections ?? null);
+  container.registerInstance(ComposedConnectionsToken, { connections });
   if (connections) container.registerInstance(ConnectionAdapters, connections.adapters);
   container.registerInstance(HealthChecksToken, healthChecks);
   container.registerInstance(GovernanceToken, parts.governance ?? new AllowAllGovernance());

@@ -86,7 +86,9 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
       stores,
       container.resolve(DrainState),
       configuration.settings.Hosting.ShutdownDrainSeconds,
-      () => container.resolve<ComposedConnections | null>(ComposedConnectionsToken)?.watch() ?? (() => undefined),
+      () =>
+        container.resolve<{ connections?: ComposedConnections }>(ComposedConnectionsToken).connections?.watch() ??
+        (() => undefined),
     ),
   };
 }
