@@ -22,6 +22,12 @@ export interface FailoverSubject {
   restart(node: RedisProcess): Promise<void>;
   /** Leaves `primary` acknowledging writes that no replica receives. */
   cutReplication(primary: RedisProcess): Promise<void>;
+  /**
+   * How long after `cutReplication` its replica may still be promoted, with a margin: Redis
+   * passes over a replica that lost its primary longer ago than ten times the detection
+   * time (Sentinel), or than that plus the replication ping period (Cluster).
+   */
+  promotableAfterCutMs: number;
   /** Secrets of the deployment, which no output may hold. */
   secrets: string[];
 }

@@ -120,7 +120,7 @@ export function replicatedStoreTests(deployment: () => ReplicatedRedis, prefix: 
   const newStore = (logger = new RecordingLogger(), connection = deployment().connection()) =>
     new RedisSessionStore({ connection, waitForReplica: true, keyPrefix: prefix, commandTimeoutMs, logger });
 
-  it('refuses a create, take or destroy that no replica confirmed in time, and goes on reading and sliding sessions', async function () {
+  it('refuses a create, take, destroy or index entry that no replica confirmed in time, and goes on reading and sliding sessions', async function () {
     const logger = new RecordingLogger();
     const store = newStore(logger);
     await store.connect();
@@ -141,12 +141,15 @@ export function replicatedStoreTests(deployment: () => ReplicatedRedis, prefix: 
       expect((await store.increment(`${tag}count`, 60_000)).count).to.equal(1);
       expectUnavailable(await rejection(store.destroy(`${tag}other`)));
       expectUnavailable(await rejection(store.take(kept)));
+      // An index entry is what an ending finds a session by: confirmed like the session.
+      expectUnavailable(await rejection(store.addToIndex(`${tag}index`, 'handle', Date.now() + 60_000)));
     } finally {
       replica.thaw();
     }
     // Refused, though the primary ran it: the primary holds it, and a retry sees so.
     expect(await store.get(fresh)).to.deep.equal({ n: 2 });
     expect(await store.take(kept)).to.equal(undefined);
+    expect(await store.indexMembers(`${tag}index`)).to.deep.equal(['handle']);
     await eventually(() => store.create(`${tag}later`, { n: 4 }, 60_000).catch(() => false), 5_000);
     const refusals = logger.lines.filter((line) => /no replica confirmed/.test(line.msg));
     expect(refusals, 'one line for the episode, not one per write').to.have.length(1);
