@@ -137,6 +137,38 @@ export class RedisSessionStore implements SessionStore {
     // The `error` listener has logged the cause's code already.
     if (!connected)
       this.logger.warn({}, 'The Redis session store is not reachable at start; retrying in the background.');
+    else await this.checkEvictionPolicy();
+  }
+
+  /**
+   * Warns, once at connection, when Redis may evict keys before they expire: replay
+   * records and index entries must live their whole time-to-live, and every key here has
+   * one, so only `noeviction` keeps them (docs/operations.md). Read from INFO, on every
+   * primary of a cluster; a user denied INFO gets a line saying nothing was checked.
+   * Never throws, and never fails readiness.
+   */
+  private async checkEvictionPolicy(): Promise<void> {
+    const primaries = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];
+    const policies = await Promise.all(
+      primaries.map((node) =>
+        node.info('memory').then(
+          (info) => /^maxmemory_policy:(\S+)/m.exec(info)?.[1],
+          () => undefined,
+        ),
+      ),
+    );
+    const evicting = [...new Set(policies.filter((policy) => policy !== undefined && policy !== 'noeviction'))];
+    if (evicting.length > 0) {
+      this.logger.warn(
+        { maxmemoryPolicy: evicting.join(',') },
+        'Redis may evict keys before they expire: a replay record or an index entry evicted early lets a used message be used again, or leaves a session no logout finds. Set maxmemory-policy noeviction.',
+      );
+    } else if (policies.includes(undefined)) {
+      this.logger.warn(
+        {},
+        'Could not read maxmemory-policy from Redis (INFO denied or unanswered): make sure it is noeviction.',
+      );
+    }
   }
 
   async get(key: string): Promise<StoredRecord | undefined> {

@@ -156,6 +156,49 @@ export function replicatedStoreTests(deployment: () => ReplicatedRedis, prefix: 
     await store.close();
   });
 
+  it('warns once at connection when a primary may evict keys before they expire (maxmemory-policy), or when it may not be asked', async function () {
+    const ports = await deployment().primaryPorts();
+    /** An admin command on each of `nodes`, each over a connection of its own. */
+    const commandOn = async (nodes: number[], command: string, ...args: Array<string | number>) => {
+      for (const port of nodes) {
+        const node = new Redis({ host: '127.0.0.1', port, ...deployment().clientOptions, lazyConnect: true });
+        try {
+          await node.connect();
+          await node.call(command, ...args);
+        } finally {
+          node.disconnect();
+        }
+      }
+    };
+    const warningsAtConnect = async () => {
+      const logger = new RecordingLogger();
+      const store = newStore(logger);
+      await store.connect();
+      await store.close();
+      return logger.lines.filter((line) => /maxmemory-policy/.test(line.msg));
+    };
+    expect(await warningsAtConnect(), 'noeviction, as Redis ships').to.deep.equal([]);
+    // One primary of a cluster is enough to be warned about: each is asked, not whichever a command reaches.
+    const last = ports.at(-1) ?? expect.fail('no primary');
+    await commandOn([last], 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-ttl');
+    try {
+      const warned = await warningsAtConnect();
+      expect(warned).to.have.length(1);
+      expect(warned[0]?.fields).to.deep.equal({ maxmemoryPolicy: 'volatile-ttl' });
+    } finally {
+      await commandOn([last], 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+    }
+    const user = deployment().connection().username ?? expect.fail('no ACL user');
+    await commandOn(ports, 'ACL', 'SETUSER', user, '-info');
+    try {
+      const warned = await warningsAtConnect();
+      expect(warned.map((line) => line.msg)).to.have.length(1);
+      expect(warned[0]?.msg).to.match(/^Could not read maxmemory-policy/);
+    } finally {
+      await commandOn(ports, 'ACL', 'SETUSER', user, '+info');
+    }
+  });
+
   it('reports readiness down while a primary does not answer, and up once it does', async function () {
     const store = newStore();
     await store.connect();
