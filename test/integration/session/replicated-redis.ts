@@ -71,7 +71,11 @@ export async function keysOn(ports: number[], options: RedisOptions, prefix: str
  * time-to-live left is shortened by `ms`, on the node that holds the key, and Redis deletes
  * a key given one that is not positive, as it would on expiry.
  */
-export async function shortenTimesToLive(deployment: ReplicatedRedis, prefix: string, ms: number): Promise<void> {
+export async function shortenTimesToLive(
+  deployment: Pick<ReplicatedRedis, 'primaryPorts' | 'clientOptions'>,
+  prefix: string,
+  ms: number,
+): Promise<void> {
   for (const [port, keys] of await keysOn(await deployment.primaryPorts(), deployment.clientOptions, prefix)) {
     const node = new Redis({ host: '127.0.0.1', port, ...deployment.clientOptions, lazyConnect: true });
     try {
