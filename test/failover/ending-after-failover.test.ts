@@ -17,7 +17,7 @@ import {
   type OidcApp,
 } from '../support/oidc-app.js';
 import { deployments, user, type Deployment } from './deployments.js';
-import type { FailoverSubject } from './failover-harness.js';
+import { killedNodesRestartedAfterEach, type FailoverSubject } from './failover-harness.js';
 
 /** The demo provider's administrator: their subject at the provider, and Gatehouse's provider key. */
 const LOGIN = 'admin';
@@ -60,8 +60,7 @@ for (const [name, start] of deployments) {
     let idp: DemoIdentityProvider;
     let a: OidcApp;
     let b: OidcApp;
-    /** Nodes a test killed and has not restarted (it failed half-way): the next test needs them back. */
-    const killed = new Set<RedisProcess>();
+    const killed = killedNodesRestartedAfterEach(() => subject);
 
     before(async function () {
       this.timeout(120_000);
@@ -86,12 +85,6 @@ for (const [name, start] of deployments) {
       b = await startOidcApp(idp.issuer, portB, env);
     });
 
-    afterEach(async function () {
-      this.timeout(60_000);
-      for (const node of killed) await subject.restart(node);
-      killed.clear();
-    });
-
     after(async function () {
       await a?.close();
       await b?.close();
@@ -111,9 +104,13 @@ for (const [name, start] of deployments) {
       return answer.status === 302 ? { status: 302, browser } : { status: answer.status };
     }
 
+    /** A sign-in that must be accepted: the deployment is whole (503s while a client finds a new primary are retried). */
     async function signedIn(): Promise<TestBrowser> {
-      const attempt = await attemptSignIn();
-      expect(attempt.status, 'a sign-in while every primary has its replica').to.equal(302);
+      let attempt: Attempt = { status: 0 };
+      expect(
+        await once503sEnd(async () => (attempt = await attemptSignIn()).status),
+        'a sign-in while every primary has its replica',
+      ).to.equal(302);
       return attempt.browser ?? expect.fail('no browser');
     }
 
@@ -184,7 +181,13 @@ for (const [name, start] of deployments) {
         name: 'its session id (the sessions page of another of the user’s sessions)',
         indexKey: byUser,
         end: async (target, other) => {
-          const publicId = (await storedSession(a, target))?.publicId;
+          let publicId: unknown;
+          await once503sEnd(() =>
+            storedSession(a, target).then(
+              (record) => ((publicId = record?.publicId), 200),
+              () => 503,
+            ),
+          );
           expect(publicId, 'the session to end has a public id').to.be.a('string');
           await endFromSessionsPage(other, String(publicId), '/Account/Sessions?ended=1');
         },
@@ -207,9 +210,12 @@ for (const [name, start] of deployments) {
       }
     }
 
+    /** Starts `node` again (it rejoins as a replica), and waits until both instances are ready again. */
     async function restart(node: RedisProcess): Promise<void> {
       await subject.restart(node);
       killed.delete(node);
+      for (const url of [a.url, b.url])
+        expect(await once503sEnd(async () => (await fetch(`${url}/health/ready`)).status), url).to.equal(200);
     }
 
     async function expectEnded(browser: TestBrowser, what: string): Promise<void> {

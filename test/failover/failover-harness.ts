@@ -32,6 +32,20 @@ export interface FailoverSubject {
   secrets: string[];
 }
 
+/**
+ * The nodes a test killed and has not restarted (it failed half-way), started again after
+ * each test of the enclosing suite: the next test needs the deployment whole.
+ */
+export function killedNodesRestartedAfterEach(subject: () => FailoverSubject): Set<RedisProcess> {
+  const killed = new Set<RedisProcess>();
+  afterEach(async function () {
+    this.timeout(60_000);
+    for (const node of killed) await subject().restart(node);
+    killed.clear();
+  });
+  return killed;
+}
+
 /** A Gatehouse process of the pair the suite loads. */
 export interface Instance {
   name: string;

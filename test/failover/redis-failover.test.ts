@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
-import type { RedisProcess } from '../../scripts/local-redis/redis-process.js';
 import type { RedisSessionStore } from '../../src/adapters/session/redis-session-store.js';
 import { adminClaims, plainClaims } from '../support/sign-in.js';
 import { COMMAND_TIMEOUT_MS, deployments, DETECTION_MS, user } from './deployments.js';
 import {
   askAdminApi,
+  killedNodesRestartedAfterEach,
   logout,
   signInOn,
   startInstances,
@@ -26,8 +26,7 @@ for (const [name, start] of deployments) {
     let subject: FailoverSubject;
     let instances: Instance[];
     let store: RedisSessionStore;
-    /** Nodes a test killed and has not restarted (it failed half-way): the next test needs them back. */
-    const killed = new Set<RedisProcess>();
+    const killed = killedNodesRestartedAfterEach(() => subject);
 
     before(async function () {
       this.timeout(90_000);
@@ -43,12 +42,6 @@ for (const [name, start] of deployments) {
       });
       store = testStore(subject, prefix);
       await store.connect();
-    });
-
-    afterEach(async function () {
-      this.timeout(60_000);
-      for (const node of killed) await subject.restart(node);
-      killed.clear();
     });
 
     after(async function () {
