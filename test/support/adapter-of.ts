@@ -25,6 +25,7 @@ export function adapterOf<S extends ProviderCommonSettings>(
     logger: silent,
     clock: new FixedClock(0),
     sessionStore: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
+    replayRecords: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
     rootDir: process.cwd(),
     ...context,
   });

@@ -62,8 +62,10 @@ export interface SamlProviderOptions {
   acsUrl: string;
   /** Time-out of the metadata fetch. */
   timeoutMs: number;
-  /** The shared session store: assertion IDs are recorded there, so a replay fails on every instance. */
+  /** The shared session store: the logout requests we sent and await an answer to. */
   sessionStore: SessionStore;
+  /** The shared replay records: assertion and LogoutRequest IDs are recorded there, so a replay fails on every instance. */
+  replayRecords: SessionStore;
   logger: Logger;
   clock: Clock;
   /** The SAML schema check (the one samlify is given), for responses this adapter decrypts itself. */
@@ -121,7 +123,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       clockSkewMs: CLOCK_SKEW_MS,
     });
     this.#decryptionKeys = options.encryptionKeys.map((pair) => pair.privateKey);
-    this.#replay = new AssertionReplayCache(options.sessionStore);
+    this.#replay = new AssertionReplayCache(options.replayRecords);
     const metadataSigner = settings.MetadataSigningCertificate.trim();
     this.#trust = {
       idpEntityId: settings.IdpEntityId,
@@ -140,6 +142,7 @@ export class SamlIdentityProvider implements IdentityProvider {
         singleLogoutUrl: options.singleLogoutUrl,
         signingKey: options.signing.privateKey,
         store: options.sessionStore,
+        replayRecords: options.replayRecords,
         clock: options.clock,
         clockSkewMs: CLOCK_SKEW_MS,
         validateCertificates: settings.ValidateCertificates,
