@@ -1,21 +1,31 @@
 import { DOMParser } from '@xmldom/xmldom';
+import { base64Length, checkMessageSize, type MessageSize } from './message-size.js';
 import { samlRefusal } from './saml-refusals.js';
 
 /**
  * Decodes a POST-binding message (SAML Bindings 3.5.4: base64 of the XML, line breaks
- * allowed). Strict: characters outside the base64 alphabet, bad padding or bytes that are
- * not UTF-8 are refused, never skipped the way `Buffer.from(..., 'base64')` skips them.
+ * allowed) of at most `size` (message-size.ts): the base64 text's length is checked before
+ * it is decoded, the XML's bytes and markup before anything parses it
+ * (`idp.message_too_large`). Strict: characters outside the base64 alphabet, bad padding
+ * or bytes that are not UTF-8 are `malformed`, never skipped the way
+ * `Buffer.from(..., 'base64')` skips them.
  */
-export function decodePostedMessage(encoded: string): string {
+export function decodePostedMessage(
+  encoded: string,
+  size: MessageSize,
+  malformed: () => Error = () => samlRefusal('idp.response_malformed'),
+): string {
   const compact = encoded.replace(/[\r\n\t ]/g, '');
-  if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
-    throw samlRefusal('idp.response_malformed');
-  }
+  if (compact.length > base64Length(size.xmlBytes)) throw samlRefusal('idp.message_too_large');
+  if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw malformed();
+  let xml: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
+    xml = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
   } catch {
-    throw samlRefusal('idp.response_malformed');
+    throw malformed();
   }
+  checkMessageSize(xml, size);
+  return xml;
 }
 
 /**
