@@ -161,7 +161,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     this.#metadata = new RefreshingMetadata({
       load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust),
       clock: options.clock,
-      onRefreshFailed: (error) => this.#log('metadata', error, {}),
+      onLoadFailed: (error, retryInMs) => this.#metadataFailed(error, retryInMs),
     });
     if (settings.AllowIdpInitiated) {
       this.unsolicited = {
@@ -431,6 +431,24 @@ export class SamlIdentityProvider implements IdentityProvider {
   #refused(stage: string, error: GatehouseError, ids: Record<string, string>): GatehouseError {
     this.#log(stage, error, ids);
     return error;
+  }
+
+  /**
+   * A failed metadata load, once per attempt (attempts are spaced: refreshing-metadata.ts):
+   * its code, its reason (written by Gatehouse, never quoting the document or the URL), and
+   * when the next attempt may start. Requests meanwhile are refused with the same error.
+   */
+  #metadataFailed(error: unknown, retryInMs: number): void {
+    this.#options.logger.warn(
+      {
+        provider: this.info.key,
+        stage: 'metadata',
+        code: isGatehouseError(error) ? error.code : 'idp.metadata_invalid',
+        ...(isGatehouseError(error) && error.safe ? { reason: error.message } : {}),
+        retryInSeconds: Math.ceil(retryInMs / 1000),
+      },
+      'SAML metadata could not be loaded',
+    );
   }
 
   #log(stage: string, error: unknown, ids: Record<string, string>): void {
