@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RESPONSE_SIZE } from '../../../src/adapters/saml/message-size.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 import { continuationOf } from '../../support/deliver-answer.js';
-import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import { encryptionSettings, SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider, type AnswerOptions } from '../../support/saml-identity-provider.js';
 
 const LANDING = '/api/app-info';
@@ -124,6 +124,27 @@ describe('SAML2 IdP-initiated sign-in (AllowIdpInitiated)', function () {
     expect((await deliver(new SamlBrowser(), allowed, form)).status).to.equal(302);
     const again = new SamlBrowser();
     await expectRefused(await deliver(again, allowed, form), 'idp.assertion_replayed', again, allowed);
+  });
+
+  it('encrypted (an encryption key configured): a captured response signs in once; in a second browser, idp.assertion_replayed', async () => {
+    const spKey = makeSigningCredential({ commonName: 'gatehouse-sp-encryption' });
+    const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
+    const encrypted = await startSamlApp(idp, {
+      ...encryptionSettings(spKey),
+      [`${saml}AllowIdpInitiated`]: 'true',
+      [`${saml}IdpInitiatedReturnUrl`]: LANDING,
+    });
+    try {
+      const form = unsolicited({ encrypt: { certificatePem: spKey.certificatePem } }, undefined, encrypted);
+      expect(Buffer.from(form.SAMLResponse ?? '', 'base64').toString()).to.contain('EncryptedAssertion');
+      const first = new SamlBrowser();
+      expect((await deliver(first, encrypted, form)).status).to.equal(302);
+      expect((await first.get(`${encrypted.url}${LANDING}`, { accept: 'application/json' })).status).to.equal(200);
+      const second = new SamlBrowser();
+      await expectRefused(await deliver(second, encrypted, form), 'idp.assertion_replayed', second, encrypted);
+    } finally {
+      await encrypted.close();
+    }
   });
 
   describe('what a response may weigh before it is read (anyone can post one while this is on)', () => {
