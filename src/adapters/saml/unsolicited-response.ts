@@ -1,3 +1,5 @@
+import { elementsBelow } from './saml-xml.js';
+
 /**
  * Whether a posted SAMLResponse names no request it answers (SAML Profiles 4.1.5: an
  * unsolicited response, IdP-initiated), read before any check: no element anywhere, signed
@@ -8,5 +10,5 @@
  * unsolicited: the flow's way refuses it with its reason.
  */
 export function namesNoRequest(document: Document): boolean {
-  return !Array.from(document.getElementsByTagNameNS('*', '*')).some((element) => element.hasAttribute('InResponseTo'));
+  return elementsBelow(document, (element) => element.hasAttribute('InResponseTo')).length === 0;
 }
