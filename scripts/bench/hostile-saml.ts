@@ -12,7 +12,9 @@
  * client saw it), the server's CPU per request (all its threads, from /proc), and the
  * longest and median wait for `/health/live` meanwhile: a wait far above a millisecond is
  * the event loop held by the hostile requests, which every other user of the instance
- * waits out too. It writes bench-results/hostile-saml.json. The method and the results:
+ * waits out too. It writes bench-results/hostile-saml.json; with BENCH_PROFILE=1, a
+ * .cpuprofile per scenario under bench-results/profiles/hostile-saml/ (for
+ * scripts/bench/summarize-profile.ts). The method and the results:
  * docs/performance.md, Hostile SAML requests.
  *
  * Scenarios (all anonymous; none carries a signature the metadata vouches for):
@@ -50,6 +52,7 @@ const only = process.argv.slice(3);
 const CLIENT_LOOPS = 4;
 const PROBE_EVERY_MS = 10;
 const SAML = 'ProjectTemplate__Authentication__Providers__Saml2__';
+const resultsDir = join(projectRoot, 'bench-results');
 
 const idpKey = makeSigningCredential({ commonName: 'idp.bench.example' });
 const spKey = makeSigningCredential({ commonName: 'sp.bench.example' });
@@ -210,7 +213,11 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
 async function run(scenario: Scenario): Promise<Measured> {
   metadataServer.document = scenario.metadata();
   metadataServer.fetches = 0;
-  const child = spawnNode(['--import', 'tsx', 'scripts/bench/gatehouse-server.ts'], {
+  const profile =
+    process.env.BENCH_PROFILE === '1'
+      ? ['--cpu-prof', `--cpu-prof-dir=${join(resultsDir, 'profiles', 'hostile-saml', scenario.key)}`]
+      : [];
+  const child = spawnNode([...profile, '--import', 'tsx', 'scripts/bench/gatehouse-server.ts'], {
     NODE_ENV: 'test',
     ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:3999',
     ProjectTemplate__Authentication__HttpTimeoutSeconds: '30',
@@ -295,7 +302,6 @@ for (const scenario of scenarios.filter((candidate) => only.length === 0 || only
   );
 }
 server.close();
-const resultsDir = join(projectRoot, 'bench-results');
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   join(resultsDir, 'hostile-saml.json'),

@@ -20,7 +20,9 @@ export interface MessageSize {
 /**
  * A Response at the ACS. The vendors' responses are 5-7 KiB with 100-150 of markup; one
  * signed twice, with 150 group IDs, 60 two-valued attributes and its assertion encrypted,
- * is 48 KiB (36 KiB and about 900 of markup unencrypted, the decrypted assertion).
+ * is 48 KiB (36 KiB and about 900 of markup unencrypted, the decrypted assertion). The
+ * densest real markup, typed attribute values as Okta writes them (one mark in 34 bytes),
+ * would put about 3,900 in 128 KiB: the markup bound is twice that.
  */
 export const RESPONSE_SIZE: MessageSize = { xmlBytes: 128 * 1024, markup: 8192 };
 
@@ -43,9 +45,11 @@ export function checkMessageSize(xml: string, size: MessageSize): void {
   if (xml.length > size.xmlBytes || Buffer.byteLength(xml, 'utf8') > size.xmlBytes) {
     throw samlRefusal('idp.message_too_large');
   }
+  // indexOf searches natively: several times faster than a loop over the characters.
   let markup = 0;
-  for (let index = 0; index < xml.length; index++) {
-    const code = xml.charCodeAt(index);
-    if ((code === 0x3c || code === 0x3d) && ++markup > size.markup) throw samlRefusal('idp.message_too_large');
+  for (const mark of ['<', '=']) {
+    for (let index = xml.indexOf(mark); index !== -1; index = xml.indexOf(mark, index + 1)) {
+      if (++markup > size.markup) throw samlRefusal('idp.message_too_large');
+    }
   }
 }
