@@ -4,8 +4,9 @@
  *   npm run build && npx tsx scripts/bench/hostile-saml.ts [seconds=5] [scenario ...]
  *
  * Each scenario starts the compiled Gatehouse (dist/, or BENCH_DIST for another build: a
- * before/after comparison) as a server process of its own on the server core, with Saml2
- * enabled against an identity provider's metadata served from this process, then sends
+ * before/after comparison) as a server process of its own on the server core, in the
+ * production posture (rows.ts: behind its trusted TLS proxy, templates cached), with Saml2
+ * enabled against an identity provider's metadata served over https from this process, then sends
  * one hostile request over and over from 4 client loops for `seconds` (this process, on
  * the load core), while a fifth loop asks `/health/live` every 10 ms. It prints, per
  * scenario: the answers' statuses, the time per request (median and slowest, as the
@@ -35,7 +36,7 @@
  */
 import { sign } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -45,6 +46,7 @@ import { RSA_SHA256_URI } from '../saml/logout-messages.js';
 import { SAML_ASSERTION, SAML_PROTOCOL } from '../saml/saml-response.js';
 import { makeSigningCredential } from '../saml/signing-credential.js';
 import { projectRoot } from './dist-modules.js';
+import { productionEnv } from './rows.js';
 import { cpuSecondsOf, pinSelfToLoadCore, spawnNode, stop, waitForLine } from './processes.js';
 
 const seconds = Number(process.argv[2] ?? 5);
@@ -53,6 +55,8 @@ const CLIENT_LOOPS = 4;
 const PROBE_EVERY_MS = 10;
 const SAML = 'ProjectTemplate__Authentication__Providers__Saml2__';
 const resultsDir = join(projectRoot, 'bench-results');
+/** The production posture's trusted TLS proxy (rows.ts): the requests say they arrived over https. */
+const behindProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' };
 
 const idpKey = makeSigningCredential({ commonName: 'idp.bench.example' });
 const spKey = makeSigningCredential({ commonName: 'sp.bench.example' });
@@ -61,12 +65,17 @@ const federation = makeSigningCredential({ commonName: 'federation.bench.example
 
 /** The identity provider's metadata, as the current scenario wants it; fetches counted. */
 const metadataServer = { document: '', fetches: 0 };
-const server = createServer((_request, response) => {
+// Over https, as production requires of MetadataUrl: the server trusts this certificate alone (NODE_EXTRA_CA_CERTS).
+const tls = makeSigningCredential({ commonName: '127.0.0.1', altNames: ['127.0.0.1'] });
+mkdirSync(resultsDir, { recursive: true });
+const trustedCertificate = join(resultsDir, 'hostile-saml-metadata-ca.pem');
+writeFileSync(trustedCertificate, tls.certificatePem);
+const server = createServer({ key: tls.privateKeyPem, cert: tls.certificatePem }, (_request, response) => {
   metadataServer.fetches += 1;
   response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(metadataServer.document);
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const idpOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const idpOrigin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const idpEntityId = `${idpOrigin}/metadata`;
 const ownMetadata = identityProviderMetadataXml(idpEntityId, `${idpOrigin}/sso`, [idpKey.certificateBody], {
   singleLogoutUrl: `${idpOrigin}/slo`,
@@ -218,8 +227,9 @@ async function run(scenario: Scenario): Promise<Measured> {
       ? ['--cpu-prof', `--cpu-prof-dir=${join(resultsDir, 'profiles', 'hostile-saml', scenario.key)}`]
       : [];
   const child = spawnNode([...profile, '--import', 'tsx', 'scripts/bench/gatehouse-server.ts'], {
-    NODE_ENV: 'test',
-    ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:3999',
+    ...productionEnv,
+    NODE_EXTRA_CA_CERTS: trustedCertificate,
+    ProjectTemplate__Session__Store: 'Memory',
     ProjectTemplate__Authentication__HttpTimeoutSeconds: '30',
     [`${SAML}Enabled`]: 'true',
     [`${SAML}EntityId`]: 'https://gatehouse.bench.example/saml',
@@ -234,7 +244,11 @@ async function run(scenario: Scenario): Promise<Measured> {
       const response = await fetch(`${origin}${path}`, {
         method,
         redirect: 'manual',
-        headers: { accept: 'text/html', ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        headers: {
+          ...behindProxy,
+          accept: 'text/html',
+          ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
         ...(body ? { body } : {}),
       });
       await response.arrayBuffer();
@@ -258,7 +272,7 @@ async function run(scenario: Scenario): Promise<Measured> {
     const probe = async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        await (await fetch(`${origin}/health/live`)).arrayBuffer();
+        await (await fetch(`${origin}/health/live`, { headers: behindProxy })).arrayBuffer();
         live.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
       }
@@ -302,7 +316,6 @@ for (const scenario of scenarios.filter((candidate) => only.length === 0 || only
   );
 }
 server.close();
-mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   join(resultsDir, 'hostile-saml.json'),
   `${JSON.stringify({ build: process.env.BENCH_DIST ?? 'dist/', seconds, results }, null, 2)}\n`,
