@@ -5,14 +5,8 @@ import { logoutRequestXml, redirectUrl, RSA_SHA1_URI, RSA_SHA256_URI } from '../
 import { encodeForPost, newSamlId, signElement } from '../../../scripts/saml/saml-response.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 import { LOGOUT_MESSAGE_SIZE } from '../../../src/adapters/saml/message-size.js';
-import { SamlBrowser, singleLogoutSettings, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import { expectCode, SamlBrowser, startSingleLogoutApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-
-async function expectCode(response: Response, status: number, code: string): Promise<void> {
-  const body = await response.text();
-  expect(response.status, body.slice(0, 300)).to.equal(status);
-  expect(body).to.contain(`<code>${code}</code>`);
-}
 
 /**
  * What a message at the single logout path costs before its signature is known good
@@ -27,17 +21,9 @@ describe('SAML2 single logout: nothing is inflated or parsed before the size and
   let idp: SamlTestIdentityProvider;
   let app: SamlApp;
   let sloUrl: string;
-
-  before(async () => {
-    idp = await SamlTestIdentityProvider.start();
-    idp.singleLogout = true;
-    app = await startSamlApp(idp, singleLogoutSettings(sp));
-    sloUrl = `${app.url}/Saml2/Logout`;
-  });
-  after(async () => {
-    await app?.close();
-    await idp?.close();
-  });
+  let close: (() => Promise<void>) | undefined;
+  before(async () => ({ idp, app, sloUrl, close } = await startSingleLogoutApp(sp)));
+  after(() => close?.());
 
   async function signedIn() {
     const browser = new SamlBrowser();

@@ -11,7 +11,7 @@ import { MemorySessionStore } from '../../../src/adapters/session/memory-session
 import { RedisSessionStore } from '../../../src/adapters/session/redis-session-store.js';
 import type { CallbackMessage, IdentityProvider } from '../../../src/application/ports/identity-provider.js';
 import type { SessionStore } from '../../../src/application/ports/session-store.js';
-import { adapterOf } from '../../support/adapter-of.js';
+import { adapterOf, outcomeOf } from '../../support/adapter-of.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { SP_ENTITY_ID } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
@@ -21,12 +21,6 @@ const SLO_URL = `${PUBLIC_ORIGIN}/Saml2/Logout`;
 const redisUrl = process.env.REDIS_URL ?? '';
 /** The last moment a LogoutRequest is still accepted: issued this long ago (its lifetime and the clock skew). */
 const ACCEPTED_FOR_MS = LOGOUT_MESSAGE_LIFETIME_MS + CLOCK_SKEW_MS;
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'accepted',
-    (error: unknown) => (error as { code?: string }).code,
-  );
 
 /**
  * A LogoutRequest is accepted for 5 minutes after its IssueInstant plus the clock skew, so
@@ -89,15 +83,15 @@ describe('SAML2 single logout: a LogoutRequest ID is remembered for as long as t
       const clock = new FixedClock(Date.now());
       const provider = await adapterWith(new MemorySessionStore({ maxEntries: 1000, clock }), clock);
       const message = messageOf(binding, clock.now());
-      expect(await codeOf(provider.receiveLogout!(message))).to.equal('accepted');
+      expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('accepted');
       clock.advance(ACCEPTED_FOR_MS - 1000);
-      expect(await codeOf(provider.receiveLogout!(message))).to.equal('idp.logout_replayed');
+      expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('idp.logout_replayed');
       // The same moment, a fresh request of the same age is still accepted: the window is open.
-      expect(await codeOf(provider.receiveLogout!(messageOf(binding, clock.now() - ACCEPTED_FOR_MS + 1000)))).to.equal(
-        'accepted',
-      );
+      expect(
+        await outcomeOf(provider.receiveLogout!(messageOf(binding, clock.now() - ACCEPTED_FOR_MS + 1000))),
+      ).to.equal('accepted');
       clock.advance(2000);
-      expect(await codeOf(provider.receiveLogout!(message))).to.equal('idp.logout_expired');
+      expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('idp.logout_expired');
     });
   }
 
@@ -119,14 +113,14 @@ describe('SAML2 single logout: a LogoutRequest ID is remembered for as long as t
           const clock = new FixedClock(Date.now());
           const provider = await adapterWith(store, clock);
           const message = messageOf(binding, clock.now());
-          expect(await codeOf(provider.receiveLogout!(message))).to.equal('accepted');
+          expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('accepted');
           const [record, ...others] = await redis.keys(`${keyPrefix}saml-logout-used:*`);
           expect(others).to.deep.equal([]);
           expect(await redis.pttl(record ?? 'none'), 'milliseconds Redis keeps the record').to.be.at.least(
             ACCEPTED_FOR_MS,
           );
           clock.advance(ACCEPTED_FOR_MS - 1000);
-          expect(await codeOf(provider.receiveLogout!(message))).to.equal('idp.logout_replayed');
+          expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('idp.logout_replayed');
         } finally {
           redis.disconnect();
           await store.close();

@@ -7,7 +7,7 @@ import { saml2 } from '../../../src/adapters/saml/saml2.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import type { CallbackMessage, IdentityProvider } from '../../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
-import { adapterOf } from '../../support/adapter-of.js';
+import { adapterOf, outcomeOf } from '../../support/adapter-of.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { SP_ENTITY_ID } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
@@ -19,12 +19,6 @@ function recordingLogger(lines: Array<Record<string, unknown>>): Logger {
   const ignore = () => undefined;
   return { debug: ignore, info: ignore, error: ignore, warn: (fields) => void lines.push({ ...fields }) };
 }
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'accepted',
-    (error: unknown) => (error as { code?: string }).code,
-  );
 
 /**
  * A federation aggregate that keeps failing to verify (MetadataSigningCertificate names
@@ -95,8 +89,8 @@ describe('SAML2 metadata that keeps failing: one load per wait, whoever asks', f
       form: new URLSearchParams(),
     };
     return Promise.all([
-      codeOf(provider.unsolicited?.complete(acs) ?? Promise.reject(new Error('AllowIdpInitiated is off'))),
-      codeOf(provider.receiveLogout?.(logout) ?? Promise.reject(new Error('SingleLogout is off'))),
+      outcomeOf(provider.unsolicited?.complete(acs) ?? Promise.reject(new Error('AllowIdpInitiated is off'))),
+      outcomeOf(provider.receiveLogout?.(logout) ?? Promise.reject(new Error('SingleLogout is off'))),
       provider.healthCheck?.check() ?? Promise.resolve('no health check'),
     ]);
   }

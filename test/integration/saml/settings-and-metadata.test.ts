@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { SamlBrowser, SP_ENTITY_ID, startSamlApp } from '../../support/saml-app.js';
+import { expectCode, SamlBrowser, SP_ENTITY_ID, startSamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-
-async function expectCode(response: Response, status: number, code: string): Promise<void> {
-  const body = await response.text();
-  expect(response.status, body.slice(0, 300)).to.equal(status);
-  expect(body).to.contain(`<code>${code}</code>`);
-}
 
 describe('SAML2 settings and identity-provider metadata', function () {
   this.timeout(30_000);

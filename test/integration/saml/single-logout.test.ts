@@ -9,17 +9,19 @@ import {
 } from '../../../scripts/saml/logout-messages.js';
 import { encodeForPost, newSamlId, signElement } from '../../../scripts/saml/saml-response.js';
 import { makeSigningCredential, type SigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { SamlBrowser, singleLogoutSettings, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import {
+  expectCode,
+  startSingleLogoutApp,
+  SamlBrowser,
+  singleLogoutSettings,
+  SP_ENTITY_ID,
+  startSamlApp,
+  type SamlApp,
+} from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
-
-async function expectCode(response: Response, status: number, code: string): Promise<void> {
-  const body = await response.text();
-  expect(response.status, body.slice(0, 300)).to.equal(status);
-  expect(body).to.contain(`<code>${code}</code>`);
-}
 
 describe('SAML2 single logout through the app (xml-crypto and node:crypto signed messages)', function () {
   this.timeout(30_000);
@@ -27,17 +29,9 @@ describe('SAML2 single logout through the app (xml-crypto and node:crypto signed
   let idp: SamlTestIdentityProvider;
   let app: SamlApp;
   let sloUrl: string;
-
-  before(async () => {
-    idp = await SamlTestIdentityProvider.start();
-    idp.singleLogout = true;
-    app = await startSamlApp(idp, singleLogoutSettings(sp));
-    sloUrl = `${app.url}/Saml2/Logout`;
-  });
-  after(async () => {
-    await app?.close();
-    await idp?.close();
-  });
+  let close: (() => Promise<void>) | undefined;
+  before(async () => ({ idp, app, sloUrl, close } = await startSingleLogoutApp(sp)));
+  after(() => close?.());
 
   /** A browser signed in as `user`, with the SessionIndex of its sign-in. */
   async function signedIn(user: 'admin' | 'user' = 'admin') {
