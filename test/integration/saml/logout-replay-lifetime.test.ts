@@ -41,7 +41,9 @@ describe('SAML2 single logout: a LogoutRequest ID is remembered for as long as t
     await idp?.close();
   });
 
+  /** The adapter keeping every record in `store`: the records of what was used once as well, wherever they are kept apart. */
   function adapterWith(store: SessionStore, clock: FixedClock): Promise<IdentityProvider> {
+    const stores = { sessionStore: store, replayRecords: store };
     return adapterOf(
       saml2,
       {
@@ -51,7 +53,7 @@ describe('SAML2 single logout: a LogoutRequest ID is remembered for as long as t
         SigningCertificate: sp.certificatePem,
         SigningKey: sp.privateKeyPem,
       },
-      { clock, sessionStore: store, publicOrigin: PUBLIC_ORIGIN },
+      { clock, publicOrigin: PUBLIC_ORIGIN, ...stores },
     );
   }
 
