@@ -30,3 +30,11 @@ export function adapterOf<S extends ProviderCommonSettings>(
     ...context,
   });
 }
+
+/** What an adapter call came to: `accepted`, or the code it was refused with. */
+export function outcomeOf(call: Promise<unknown>): Promise<string | undefined> {
+  return call.then(
+    () => 'accepted',
+    (error: unknown) => (error as { code?: string }).code,
+  );
+}

@@ -18,6 +18,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'idp.userinfo_failed': 502,
   'idp.metadata_invalid': 503,
   'idp.validator_unavailable': 503,
+  'idp.message_too_large': 413,
   'session.store_unavailable': 503,
   'session.store_full': 503,
 };
