@@ -25,7 +25,16 @@ export function adapterOf<S extends ProviderCommonSettings>(
     logger: silent,
     clock: new FixedClock(0),
     sessionStore: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
+    replayRecords: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
     rootDir: process.cwd(),
     ...context,
   });
+}
+
+/** What an adapter call came to: `accepted`, or the code it was refused with. */
+export function outcomeOf(call: Promise<unknown>): Promise<string | undefined> {
+  return call.then(
+    () => 'accepted',
+    (error: unknown) => (error as { code?: string }).code,
+  );
 }

@@ -25,7 +25,7 @@ export interface BackchannelLogoutOptions {
  * OpenID Connect Back-Channel Logout 1.0 as a relying party: the logout keys a sign-in is
  * listed under (the ID token's `iss` with its `sub`, and with its `sid`), and the logout tokens the
  * provider POSTs, checked whole (logout-token.ts) and then used once across every
- * instance: the token's `jti` is recorded in the shared session store with an atomic
+ * instance: the token's `jti` is recorded in the shared replay records with an atomic
  * set-if-absent, as SAML assertion IDs are, for as long as the token stays acceptable.
  */
 export class BackchannelLogout {
@@ -64,7 +64,7 @@ export class BackchannelLogout {
       now,
     });
     // 2.6 step 10 (optional, taken): a jti used once only, across every instance.
-    if (!(await context.sessionStore.create(replayKey(issuer, verified.jti), {}, verified.acceptableUntil - now))) {
+    if (!(await context.replayRecords.create(replayKey(issuer, verified.jti), {}, verified.acceptableUntil - now))) {
       throw new GatehouseError('idp.logout_token_replayed', 'This logout token was used before.', { safe: true });
     }
     // 2.7: with a sid, exactly the sessions of that provider session (marked ended, for a

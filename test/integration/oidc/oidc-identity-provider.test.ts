@@ -90,6 +90,7 @@ function oidcProvider(
     logger,
     clock: new SystemClock(),
     sessionStore: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
+    replayRecords: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
     rootDir: process.cwd(),
   });
 }
