@@ -19,6 +19,11 @@ import {
   postLogoutSuccessSource,
   renderError,
 } from './demo-identity-provider-pages.js';
+import {
+  enableFrontchannelLogout,
+  FRONTCHANNEL_CLIENT_METADATA,
+  FRONTCHANNEL_DISCOVERY,
+} from './demo-identity-provider-frontchannel.js';
 import { demoProviderStorage } from './demo-identity-provider-storage.js';
 import { DEMO_USERS } from './demo-users.js';
 
@@ -33,6 +38,12 @@ export interface DemoClient {
    * tokens and logout tokens carry the session's `sid`.
    */
   backchannelLogoutUri?: string;
+  /**
+   * Where the provider's sign-out page points an iframe when the user signs out there
+   * (OpenID Connect Front-Channel Logout 1.0), with `iss` and `sid`; the ID tokens carry the
+   * session's `sid` (`frontchannel_logout_session_required`).
+   */
+  frontchannelLogoutUri?: string;
 }
 
 export interface DemoIdentityProviderOptions {
@@ -111,7 +122,12 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       ...(c.backchannelLogoutUri === undefined
         ? {}
         : { backchannel_logout_uri: c.backchannelLogoutUri, backchannel_logout_session_required: true }),
+      ...(c.frontchannelLogoutUri === undefined
+        ? {}
+        : { frontchannel_logout_uri: c.frontchannelLogoutUri, frontchannel_logout_session_required: true }),
     })),
+    extraClientMetadata: { properties: FRONTCHANNEL_CLIENT_METADATA },
+    discovery: FRONTCHANNEL_DISCOVERY,
     // Our own signing key, so oidc-provider does not fall back to its published dev key.
     jwks: { keys: [{ ...(options.signingKey ?? signingKey()), alg: 'RS256', use: 'sig' }] },
     // oidc-provider refuses to call special-use addresses (loopback, private networks): right
@@ -170,6 +186,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       Grant: 24 * 3600,
     },
   });
+  enableFrontchannelLogout(provider);
   handle = provider.callback();
   interactions = demoInteractions(provider, issuerPath, DEMO_USERS);
 
@@ -209,6 +226,7 @@ async function main(): Promise<void> {
         redirectUris: [`${appOrigin}/signin-oidc`],
         postLogoutRedirectUris: [`${appOrigin}/`],
         backchannelLogoutUri: `${appOrigin}/backchannel-logout-oidc`,
+        frontchannelLogoutUri: `${appOrigin}/frontchannel-logout-oidc`,
       },
     ],
   });

@@ -21,6 +21,8 @@ import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
 import { BackchannelLogout, LOGOUT_TOKEN_LIMIT_BYTES } from './backchannel-logout.js';
+import { FrontchannelLogout } from './frontchannel-logout.js';
+import { logoutKeysOf } from './logout-keys.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 
@@ -52,8 +54,13 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #flow: AuthorizationCodeFlow;
   /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
   readonly #backchannel: BackchannelLogout | undefined;
-  /** Where the provider POSTs its logout tokens server to server, when `BackchannelLogoutPath` is set. */
-  readonly logout: LogoutEndpoint | undefined;
+  /** Front-Channel Logout 1.0, when `FrontchannelLogoutPath` is set. */
+  readonly #frontchannel: FrontchannelLogout | undefined;
+  /**
+   * Where the provider POSTs its logout tokens server to server (`BackchannelLogoutPath`),
+   * and where its logout page points an iframe (`FrontchannelLogoutPath`), when set.
+   */
+  readonly logoutEndpoints: readonly LogoutEndpoint[];
   // The protocol's first steps are the shared code flow's.
   readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
   readonly correlate = correlateState;
@@ -81,25 +88,35 @@ export class OidcIdentityProvider implements IdentityProvider {
       logger: context.logger,
       clock: context.clock,
     });
-    this.logout =
-      settings.BackchannelLogoutPath === ''
-        ? undefined
-        : {
-            path: settings.BackchannelLogoutPath,
-            messageMethods: ['POST'],
-            maxBodyBytes: LOGOUT_TOKEN_LIMIT_BYTES,
-            channel: 'back',
-          };
-    this.#backchannel =
-      this.logout === undefined
-        ? undefined
-        : new BackchannelLogout({
-            configuration: () => this.#discovery.get(),
-            clientId: settings.ClientId,
-            algorithm: ID_TOKEN_SIGNING_ALG,
-            acceptJwtTyp: settings.BackchannelLogoutAcceptJwtTyp,
-            context,
-          });
+    const discovered = () => this.#discovery.get();
+    const endpoints: LogoutEndpoint[] = [];
+    if (settings.BackchannelLogoutPath !== '') {
+      endpoints.push({
+        path: settings.BackchannelLogoutPath,
+        messageMethods: ['POST'],
+        maxBodyBytes: LOGOUT_TOKEN_LIMIT_BYTES,
+        channel: 'back',
+      });
+      this.#backchannel = new BackchannelLogout({
+        configuration: discovered,
+        clientId: settings.ClientId,
+        algorithm: ID_TOKEN_SIGNING_ALG,
+        acceptJwtTyp: settings.BackchannelLogoutAcceptJwtTyp,
+        context,
+      });
+    }
+    if (settings.FrontchannelLogoutPath !== '') {
+      endpoints.push({
+        path: settings.FrontchannelLogoutPath,
+        messageMethods: ['GET'],
+        maxBodyBytes: 0,
+        channel: 'frame',
+        // The provider's logout page, which frames it, is on the provider's own origin.
+        framedBy: new URL(settings.Authority).origin,
+      });
+      this.#frontchannel = new FrontchannelLogout(discovered);
+    }
+    this.logoutEndpoints = endpoints;
     this.healthCheck = {
       name: `identityProvider:${info.key}`,
       // Not required: an identity-provider outage must not take every replica out of
@@ -137,13 +154,21 @@ export class OidcIdentityProvider implements IdentityProvider {
       }
     }
     const identity = this.#flow.identity(claims, response, this.#settings.SaveTokens);
-    return this.#backchannel ? { ...identity, logoutKeys: this.#backchannel.logoutKeysOf(idClaims) } : identity;
+    // Listed under what either logout channel may name it by, when one is on.
+    return this.logoutEndpoints.length > 0 ? { ...identity, logoutKeys: logoutKeysOf(idClaims) } : identity;
   }
 
-  /** OpenID Connect Back-Channel Logout 1.0: the logout token POSTed at `BackchannelLogoutPath`. */
-  receiveLogout(message: CallbackMessage): Promise<ProviderLogout> {
-    if (!this.#backchannel) throw new Error('Back-channel logout is off for this provider.');
-    return this.#backchannel.read(message);
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 (the logout token POSTed at
+   * `BackchannelLogoutPath`) or Front-Channel Logout 1.0 (`iss` and `sid` in the query of
+   * `FrontchannelLogoutPath`).
+   */
+  receiveLogout(message: CallbackMessage, endpoint: LogoutEndpoint): Promise<ProviderLogout> {
+    const channel = endpoint.channel === 'back' ? this.#backchannel : this.#frontchannel;
+    if (!channel || !this.logoutEndpoints.includes(endpoint)) {
+      throw new Error(`${endpoint.channel} logout is off for this provider.`);
+    }
+    return channel.read(message);
   }
 
   refreshSession(record: ProviderSessionRecord): Promise<ProviderSession> {

@@ -20,4 +20,9 @@ export interface OpenIdConnectSettings extends ProviderCommonSettings {
   BackchannelLogoutPath: string;
   /** Also accept logout tokens typed `JWT` (providers that predate `logout+jwt`); off by default. */
   BackchannelLogoutAcceptJwtTyp: boolean;
+  /**
+   * Where the provider's logout page points an iframe with `iss` and `sid` (OpenID Connect
+   * Front-Channel Logout 1.0); empty turns front-channel logout off.
+   */
+  FrontchannelLogoutPath: string;
 }

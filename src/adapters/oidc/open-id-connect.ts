@@ -8,8 +8,10 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 export const openIdConnect = provider<OpenIdConnectSettings>({
   key: 'OpenIdConnect',
   callbackKey: 'CallbackPath',
-  ownedPaths: (settings): Record<string, string> =>
-    settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath },
+  ownedPaths: (settings): Record<string, string> => ({
+    ...(settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath }),
+    ...(settings.FrontchannelLogoutPath === '' ? {} : { FrontchannelLogoutPath: settings.FrontchannelLogoutPath }),
+  }),
   defaults: {
     Enabled: false,
     Scheme: 'OpenIdConnect',
@@ -25,6 +27,7 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SignOutAtProvider: true,
     BackchannelLogoutPath: '/backchannel-logout-oidc',
     BackchannelLogoutAcceptJwtTyp: false,
+    FrontchannelLogoutPath: '/frontchannel-logout-oidc',
   },
   kinds: {
     Enabled: 'boolean',
@@ -41,6 +44,7 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SignOutAtProvider: 'boolean',
     BackchannelLogoutPath: 'string',
     BackchannelLogoutAcceptJwtTyp: 'boolean',
+    FrontchannelLogoutPath: 'string',
   },
   // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
   claimMappings: [

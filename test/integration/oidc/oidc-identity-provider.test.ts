@@ -72,6 +72,7 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     SignOutAtProvider: true,
     BackchannelLogoutPath: '/backchannel-logout-oidc',
     BackchannelLogoutAcceptJwtTyp: false,
+    FrontchannelLogoutPath: '/frontchannel-logout-oidc',
     ...overrides,
   };
 }
@@ -284,12 +285,16 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',
     });
-    expect(provider.logout).to.deep.equal({
-      path: '/backchannel-logout-oidc',
-      messageMethods: ['POST'],
-      maxBodyBytes: 16 * 1024,
-      channel: 'back',
-    });
+    expect(provider.logoutEndpoints).to.deep.equal([
+      { path: '/backchannel-logout-oidc', messageMethods: ['POST'], maxBodyBytes: 16 * 1024, channel: 'back' },
+      {
+        path: '/frontchannel-logout-oidc',
+        messageMethods: ['GET'],
+        maxBodyBytes: 0,
+        channel: 'frame',
+        framedBy: new URL(idp.issuer).origin,
+      },
+    ]);
   });
 });
 
