@@ -21,6 +21,7 @@ import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
 import { BackchannelLogout, LOGOUT_TOKEN_LIMIT_BYTES } from './backchannel-logout.js';
+import { clientAuthentication, providerRefusal } from './client-authentication.js';
 import { FrontchannelLogout } from './frontchannel-logout.js';
 import { logoutKeysOf } from './logout-keys.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
@@ -51,6 +52,8 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #settings: OpenIdConnectSettings;
   readonly #context: AdapterContext;
   readonly #discovery: LoadedOnce<client.Configuration>;
+  /** What the discovered provider says against the client authentication and PAR settings: decided once. */
+  #refusal: { error: GatehouseError | undefined } | undefined;
   readonly #flow: AuthorizationCodeFlow;
   /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
   readonly #backchannel: BackchannelLogout | undefined;
@@ -80,10 +83,11 @@ export class OidcIdentityProvider implements IdentityProvider {
     this.#discovery = new LoadedOnce(() => this.#discover());
     this.#flow = new AuthorizationCodeFlow({
       provider: info.key,
-      configuration: () => this.#discovery.get(),
+      configuration: () => this.#acceptedConfiguration(),
       redirectUri: new URL(info.callbackPath, context.publicOrigin).href,
       scopes: settings.Scopes,
       openIdConnect: { responseMode: settings.ResponseMode },
+      pushAuthorizationRequests: settings.UsePushedAuthorization,
       failureMessage: 'OpenID Connect step failed',
       logger: context.logger,
       clock: context.clock,
@@ -210,7 +214,28 @@ export class OidcIdentityProvider implements IdentityProvider {
     }
   }
 
-  #discover(): Promise<client.Configuration> {
+  /**
+   * The discovered configuration, once the provider's metadata accepts our client
+   * authentication and PAR settings (client-authentication.ts): otherwise every sign-in is
+   * refused with the reason, logged once as a warning for the operator.
+   */
+  async #acceptedConfiguration(): Promise<client.Configuration> {
+    const config = await this.#discovery.get();
+    if (!this.#refusal) {
+      const error = providerRefusal(config.serverMetadata(), this.#settings);
+      this.#refusal = { error };
+      if (error) {
+        this.#context.logger.warn(
+          { provider: this.info.key, code: error.code, reason: error.message },
+          'OpenID Connect provider refuses this configuration',
+        );
+      }
+    }
+    if (this.#refusal.error) throw this.#refusal.error;
+    return config;
+  }
+
+  async #discover(): Promise<client.Configuration> {
     const settings = this.#settings;
     const { timeoutMs } = this.#context;
     // The startup rules accept http only for a loopback authority outside production.
@@ -221,8 +246,7 @@ export class OidcIdentityProvider implements IdentityProvider {
       ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
       : [client.enableNonRepudiationChecks];
     const metadata: Partial<client.ClientMetadata> = { id_token_signed_response_alg: ID_TOKEN_SIGNING_ALG };
-    const authentication =
-      settings.ClientSecret === '' ? client.None() : client.ClientSecretBasic(settings.ClientSecret);
+    const authentication = await clientAuthentication(settings);
     return this.#flow.call('metadata', () =>
       client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
         timeout: timeoutMs / 1000,

@@ -64,6 +64,11 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     Authority: authority,
     ClientId: CLIENT_ID,
     ClientSecret: SENTINEL_SECRET,
+    ClientAuthentication: 'client_secret_basic',
+    ClientCertificate: '',
+    ClientKey: '',
+    ClientAssertionAudience: 'issuer',
+    UsePushedAuthorization: true,
     CallbackPath: '/signin-oidc',
     ResponseType: 'code',
     ResponseMode: 'query',
@@ -180,7 +185,8 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     expect(claims['permissions']).to.deep.equal([]);
   });
 
-  it('sends PKCE S256, state and nonce in the authorization request', async () => {
+  it('sends PKCE S256, state and nonce in the authorization request (in the URL when requests are not pushed)', async () => {
+    const provider = oidcProvider(idp.issuer, 5000, { UsePushedAuthorization: false });
     const start = await provider.beginChallenge();
     const url = new URL(start.redirectUrl);
     const { state, nonce, codeVerifier } = start.secrets;
