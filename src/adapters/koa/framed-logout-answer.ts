@@ -17,15 +17,16 @@ const PAGE = `<!DOCTYPE html>
 /**
  * Answers a front-channel logout with the page above. Only the provider's origin may frame
  * it (CSP `frame-ancestors`; `X-Frame-Options` cannot name an origin, so it goes); nothing
- * may load in it; no cache keeps it (spec section 2 asks for `no-store`); no cookie is set.
+ * may load in it; no cache keeps it (spec section 2 asks for `no-store`, set by the caller
+ * for every answer at a logout path); no cookie is set. Headers go straight onto the
+ * response by their lower-case names, as the front door's do (docs/performance.md).
  */
 export function answerFramedLogout(ctx: Context, framedBy: string): void {
-  ctx.set(
-    'Content-Security-Policy',
+  ctx.res.setHeader(
+    'content-security-policy',
     `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${framedBy}`,
   );
-  ctx.remove('X-Frame-Options');
-  ctx.set('Cache-Control', 'no-store');
+  ctx.res.removeHeader('x-frame-options');
   ctx.status = 200;
   ctx.type = 'html';
   ctx.body = PAGE;

@@ -18,6 +18,8 @@ import { logoutKey } from './logout-keys.js';
  */
 export class FrontchannelLogout {
   readonly #configuration: () => Promise<Configuration>;
+  /** The issuer, once discovered: the discovered configuration is kept for the process's life (a copy of its metadata costs every request). */
+  #issuer: string | undefined;
 
   /** `configuration`: the provider's discovered configuration, whose issuer `iss` must be. */
   constructor(configuration: () => Promise<Configuration>) {
@@ -36,7 +38,7 @@ export class FrontchannelLogout {
         { safe: true },
       );
     }
-    const { issuer } = (await this.#configuration()).serverMetadata();
+    const issuer = (this.#issuer ??= (await this.#configuration()).serverMetadata().issuer);
     // Section 2: iss is the provider's Issuer Identifier, compared as a string. Microsoft
     // Entra ID sends `sid` alone; on this provider's own path that can only mean its issuer.
     if (iss !== undefined && iss !== issuer) {

@@ -1,41 +1,22 @@
 import { expect } from 'chai';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { startDemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
-import { formatProblem, StartupError } from '../../../src/bootstrap/startup-error.js';
 import { freePort, startOidcApp, TestBrowser } from '../../support/oidc-app.js';
+import { startupOutcome } from '../../support/startup-outcome.js';
 
 const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
 const key = (name: string) => `ProjectTemplate:Authentication:Providers:OpenIdConnect:${name}`;
 const SENTINEL = 'SENTINELclientkey5b0e7d';
 
-/** The startup problems (formatted as `npm start` prints them, warnings included) and every log line. */
-async function startup(env: Record<string, string>): Promise<{ problems: string[]; logs: string }> {
-  const lines: string[] = [];
-  try {
-    const gatehouse = await createGatehouse({
-      env: {
-        ...COOKIE_POSTURE,
-        NODE_ENV: 'test',
-        ProjectTemplate__Logging__Level: 'debug',
-        ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:3999',
-        ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
-        [`${OIDC}Enabled`]: 'true',
-        [`${OIDC}Authority`]: 'http://127.0.0.1:9',
-        [`${OIDC}ClientId`]: 'gatehouse-test',
-        ...env,
-      },
-      logDestination: { write: (line: string) => void lines.push(line) },
-    });
-    await gatehouse.shutdown();
-    return { problems: [], logs: lines.join('\n') };
-  } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    return { problems: error.problems.map(formatProblem), logs: lines.join('\n') + String(error.message) };
-  }
-}
+/** The startup problems and every log line, for these OpenIdConnect settings. */
+const startup = (env: Record<string, string>) =>
+  startupOutcome({
+    [`${OIDC}Enabled`]: 'true',
+    [`${OIDC}Authority`]: 'http://127.0.0.1:9',
+    [`${OIDC}ClientId`]: 'gatehouse-test',
+    ...env,
+  });
 
 /** The base64 lines of a PEM's body: any of them in an output means the key leaked. */
 const bodyLines = (pem: string) => pem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
-import { freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import { TestBrowser, type OidcApp } from '../../support/oidc-app.js';
 import { frontchannelFramesAtSignOut } from '../../support/oidc-provider-logout.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../../support/two-instances.js';
 
 const redisUrl = process.env.REDIS_URL ?? '';
 const PATH = '/frontchannel-logout-oidc';
@@ -13,32 +14,20 @@ else
   describe('OpenID Connect front-channel logout: two instances sharing one Redis (real oidc-provider)', function () {
     this.timeout(30_000);
     const prefix = `gatehouse-test:${randomUUID()}:`;
-    let idp: DemoIdentityProvider;
     let admin: Redis;
+    let instances: TwoInstances;
     let a: OidcApp;
-    let b: OidcApp;
     let bUrl: string;
+    let idp: DemoIdentityProvider;
 
     before(async () => {
-      const [portA, portB] = [await freePort(), await freePort()];
-      const publicOrigin = `http://127.0.0.1:${portA}`;
-      idp = await startIdentityProvider([publicOrigin], undefined, { logoutChannels: ['front'], host: '127.0.0.2' });
-      const shared = {
-        ProjectTemplate__Session__Store: 'Redis',
-        ProjectTemplate__Session__Redis__Url: redisUrl,
-        ProjectTemplate__Session__Redis__KeyPrefix: prefix,
-        ProjectTemplate__Hosting__PublicOrigin: publicOrigin,
-      };
-      a = await startOidcApp(idp.issuer, portA, shared);
-      b = await startOidcApp(idp.issuer, portB, shared);
-      bUrl = `http://127.0.0.1:${portB}`;
+      instances = await startTwoInstancesOnRedis(redisUrl, prefix, { logoutChannels: ['front'], host: '127.0.0.2' });
+      ({ a, bUrl, idp } = instances);
       admin = new Redis(redisUrl, { lazyConnect: true });
       await admin.connect();
     });
     after(async () => {
-      await a.close();
-      await b.close();
-      await idp.close();
+      await instances.close();
       await admin.quit();
     });
 

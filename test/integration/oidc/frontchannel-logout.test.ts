@@ -11,6 +11,7 @@ import {
   type OidcApp,
 } from '../../support/oidc-app.js';
 import { frontchannelFramesAtSignOut } from '../../support/oidc-provider-logout.js';
+import { auditEventsSince, expectEndedByProvider } from '../../support/provider-logout-audit.js';
 
 const PATH = '/frontchannel-logout-oidc';
 
@@ -43,11 +44,7 @@ describe('OpenID Connect front-channel logout through the app (real oidc-provide
 
   const statusOf = async (browser: TestBrowser) =>
     (await browser.get(`${app.url}/api/app-info`, { accept: 'application/json' })).status;
-  const auditLines = (from: number) =>
-    app.logs
-      .slice(from)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.audit === true);
+  const auditLines = (from: number) => auditEventsSince(app, from);
   const signedIn = async (login: 'admin' | 'user' = 'admin') => {
     const browser = new TestBrowser();
     await browser.signIn(app.url, login);
@@ -96,18 +93,7 @@ describe('OpenID Connect front-channel logout through the app (real oidc-provide
       undefined,
     );
     expect(await statusOf(other), "another user's session stays").to.equal(200);
-    const lines = auditLines(from);
-    expect(lines.find((line) => line.event === 'signout')).to.include({
-      by: 'provider',
-      cause: 'provider_logout',
-      provider: 'OpenIdConnect',
-      subject: 'admin',
-    });
-    expect(lines.find((line) => line.event === 'sessions.ended')).to.include({
-      by: 'provider',
-      cause: 'provider_logout',
-      count: 1,
-    });
+    expectEndedByProvider(auditLines(from), 'admin');
   });
 
   it("ends exactly the sign-ins of the named provider session, and takes sid alone as the provider's (Entra ID sends no iss)", async () => {
