@@ -113,6 +113,11 @@ describe('OpenID Connect client authentication settings (startup validation)', f
       `warning: ${key('ClientKey')} is set but not used: ClientAuthentication is client_secret_basic`,
     ],
     [
+      'ClientAssertionAudience with a secret method (a warning)',
+      { ClientSecret: 'a secret', ClientAssertionAudience: 'token_endpoint' },
+      `warning: ${key('ClientAssertionAudience')} is used by private_key_jwt only`,
+    ],
+    [
       'an unknown method',
       { ClientAuthentication: 'client_secret_jwt', ClientSecret: 'a secret' },
       `error: ${key('ClientAuthentication')}`,
