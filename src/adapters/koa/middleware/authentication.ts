@@ -18,7 +18,7 @@ import type { RemoteCallbacks } from './remote-callbacks.js';
 export function authentication(deps: {
   authenticate: AuthenticateSession;
   remoteCallbacks: RemoteCallbacks;
-  /** The providers' logout paths (back-channel logout, SAML Single Logout), when any provider has one. */
+  /** The providers' logout paths (back- and front-channel logout, SAML Single Logout), when any provider has one. */
   providerLogouts?: ProviderLogouts;
 }): Middleware {
   return async function authenticateRequest(ctx, next) {
