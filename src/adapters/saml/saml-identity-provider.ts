@@ -111,7 +111,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #trust: MetadataTrust;
   readonly #singleLogout: SamlSingleLogout | undefined;
   /** The single logout path, when SingleLogout is on: LogoutRequests and LogoutResponses arrive there. */
-  readonly logout: LogoutEndpoint | undefined;
+  readonly logoutEndpoints: readonly LogoutEndpoint[] = [];
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -154,13 +154,15 @@ export class SamlIdentityProvider implements IdentityProvider {
         validateCertificates: settings.ValidateCertificates,
         validateSchema: options.validateSchema,
       });
-      this.logout = {
-        path: new URL(options.singleLogoutUrl).pathname,
-        messageMethods: ['GET', 'POST'],
-        maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
-        // Both bindings travel through the browser, which goes on to the answer.
-        channel: 'front',
-      };
+      this.logoutEndpoints = [
+        {
+          path: new URL(options.singleLogoutUrl).pathname,
+          messageMethods: ['GET', 'POST'],
+          maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
+          // Both bindings travel through the browser, which goes on to the answer.
+          channel: 'front',
+        },
+      ];
     }
     this.#metadata = new RefreshingMetadata({
       load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust),

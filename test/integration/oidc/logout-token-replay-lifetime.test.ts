@@ -8,7 +8,7 @@ import { RedisSessionStore } from '../../../src/adapters/session/redis-session-s
 import type { IdentityProvider } from '../../../src/application/ports/identity-provider.js';
 import type { SessionStore } from '../../../src/application/ports/session-store.js';
 import { isGatehouseError } from '../../../src/domain/errors.js';
-import { adapterOf } from '../../support/adapter-of.js';
+import { adapterOf, logoutEndpointOf } from '../../support/adapter-of.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { signLogoutToken } from '../../support/logout-tokens.js';
 import { CLIENT_SECRET, startIdentityProvider } from '../../support/oidc-app.js';
@@ -112,11 +112,14 @@ describe('a back-channel logout token’s replay record lasts as long as the tok
         });
         const receiveLogout = provider.receiveLogout?.bind(provider) ?? expect.fail('back-channel logout is off');
         const receive = () =>
-          receiveLogout({
-            method: 'POST',
-            url: new URL('http://127.0.0.1:1/backchannel-logout-oidc'),
-            form: new URLSearchParams({ logout_token: token }),
-          }).then(
+          receiveLogout(
+            {
+              method: 'POST',
+              url: new URL('http://127.0.0.1:1/backchannel-logout-oidc'),
+              form: new URLSearchParams({ logout_token: token }),
+            },
+            logoutEndpointOf(provider, 'back'),
+          ).then(
             (logout) => logout.kind,
             (error: unknown) => (isGatehouseError(error) ? error.code : String(error)),
           );

@@ -11,7 +11,7 @@ import { MemorySessionStore } from '../../../src/adapters/session/memory-session
 import { RedisSessionStore } from '../../../src/adapters/session/redis-session-store.js';
 import type { CallbackMessage, IdentityProvider } from '../../../src/application/ports/identity-provider.js';
 import type { SessionStore } from '../../../src/application/ports/session-store.js';
-import { adapterOf, outcomeOf } from '../../support/adapter-of.js';
+import { adapterOf, logoutEndpointOf, outcomeOf } from '../../support/adapter-of.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { SP_ENTITY_ID } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
@@ -85,15 +85,21 @@ describe('SAML2 single logout: a LogoutRequest ID is remembered for as long as t
       const clock = new FixedClock(Date.now());
       const provider = await adapterWith(new MemorySessionStore({ maxEntries: 1000, clock }), clock);
       const message = messageOf(binding, clock.now());
-      expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('accepted');
+      expect(await outcomeOf(provider.receiveLogout!(message, logoutEndpointOf(provider)))).to.equal('accepted');
       clock.advance(ACCEPTED_FOR_MS - 1000);
-      expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('idp.logout_replayed');
+      expect(await outcomeOf(provider.receiveLogout!(message, logoutEndpointOf(provider)))).to.equal(
+        'idp.logout_replayed',
+      );
       // The same moment, a fresh request of the same age is still accepted: the window is open.
       expect(
-        await outcomeOf(provider.receiveLogout!(messageOf(binding, clock.now() - ACCEPTED_FOR_MS + 1000))),
+        await outcomeOf(
+          provider.receiveLogout!(messageOf(binding, clock.now() - ACCEPTED_FOR_MS + 1000), logoutEndpointOf(provider)),
+        ),
       ).to.equal('accepted');
       clock.advance(2000);
-      expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('idp.logout_expired');
+      expect(await outcomeOf(provider.receiveLogout!(message, logoutEndpointOf(provider)))).to.equal(
+        'idp.logout_expired',
+      );
     });
   }
 
@@ -115,14 +121,16 @@ describe('SAML2 single logout: a LogoutRequest ID is remembered for as long as t
           const clock = new FixedClock(Date.now());
           const provider = await adapterWith(store, clock);
           const message = messageOf(binding, clock.now());
-          expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('accepted');
+          expect(await outcomeOf(provider.receiveLogout!(message, logoutEndpointOf(provider)))).to.equal('accepted');
           const [record, ...others] = await redis.keys(`${keyPrefix}saml-logout-used:*`);
           expect(others).to.deep.equal([]);
           expect(await redis.pttl(record ?? 'none'), 'milliseconds Redis keeps the record').to.be.at.least(
             ACCEPTED_FOR_MS,
           );
           clock.advance(ACCEPTED_FOR_MS - 1000);
-          expect(await outcomeOf(provider.receiveLogout!(message))).to.equal('idp.logout_replayed');
+          expect(await outcomeOf(provider.receiveLogout!(message, logoutEndpointOf(provider)))).to.equal(
+            'idp.logout_replayed',
+          );
         } finally {
           redis.disconnect();
           await store.close();

@@ -7,7 +7,7 @@ import { saml2 } from '../../../src/adapters/saml/saml2.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import type { CallbackMessage, IdentityProvider } from '../../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
-import { adapterOf, outcomeOf } from '../../support/adapter-of.js';
+import { adapterOf, logoutEndpointOf, outcomeOf } from '../../support/adapter-of.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { SP_ENTITY_ID } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
@@ -90,7 +90,10 @@ describe('SAML2 metadata that keeps failing: one load per wait, whoever asks', f
     };
     return Promise.all([
       outcomeOf(provider.unsolicited?.complete(acs) ?? Promise.reject(new Error('AllowIdpInitiated is off'))),
-      outcomeOf(provider.receiveLogout?.(logout) ?? Promise.reject(new Error('SingleLogout is off'))),
+      outcomeOf(
+        provider.receiveLogout?.(logout, logoutEndpointOf(provider)) ??
+          Promise.reject(new Error('SingleLogout is off')),
+      ),
       provider.healthCheck?.check() ?? Promise.resolve('no health check'),
     ]);
   }
