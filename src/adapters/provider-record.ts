@@ -56,6 +56,7 @@ export function provider<S extends ProviderCommonSettings>(
 export function providerInfo(definition: ProviderDefinition, settings: ProviderCommonSettings): IdentityProviderInfo {
   return {
     key: definition.key,
+    kind: definition.key,
     scheme: settings.Scheme,
     displayName: displayNameOf(definition, settings),
     callbackPath: callbackPathOf(definition, settings),

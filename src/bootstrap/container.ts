@@ -36,7 +36,15 @@ import { isGatehouseError } from '../domain/errors.js';
 import { registeredDefinitions } from '../domain/settings/check-settings.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
 import { createSessionStores, type SessionStores } from './session-stores.js';
+import { composeConnections } from './connections.js';
+import { IdentityProviders } from '../application/identity-providers.js';
+import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
+import { EndRemovedConnections } from '../application/connections/end-removed-connections.js';
+import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
+
+/** `{ connections }`: the instance's connections as the lifecycle manages them (the folder watched once listening), if any. */
+export const ComposedConnectionsToken = Symbol('ComposedConnections');
 
 /** Injection token of the instance's stores as the lifecycle manages them (connect, close). */
 export const SessionStoresToken = Symbol('SessionStores');
@@ -63,10 +71,12 @@ export async function composeServices(
   const { settings, logger } = configuration;
   const clock = new SystemClock();
   const stores = await createSessionStores(settings, logger, clock);
-  const identityProviders = await createIdentityProviders(configuration, clock, stores);
+  const builtInProviders = await createIdentityProviders(configuration, clock, stores);
+  const connections = await composeConnections(configuration, clock, stores);
+  const identityProviders = new IdentityProviders(builtInProviders, connections?.adapters);
   const healthChecks: HealthCheck[] = [
     new SessionStoreHealthCheck(stores.sessions),
-    ...identityProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : [])),
+    ...builtInProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : [])),
   ];
 
   const container = rootContainer.createChildContainer();
@@ -79,6 +89,8 @@ export async function composeServices(
   container.registerInstance(PendingSignInStoreToken, stores.pendingSignIns);
   container.registerInstance(ReplayRecordStoreToken, stores.replayRecords);
   container.registerInstance(IdentityProvidersToken, identityProviders);
+  container.registerInstance(ComposedConnectionsToken, { connections });
+  if (connections) container.registerInstance(ConnectionAdapters, connections.adapters);
   container.registerInstance(HealthChecksToken, healthChecks);
   container.registerInstance(GovernanceToken, parts.governance ?? new AllowAllGovernance());
   container.registerInstance(AuditLogToken, parts.auditLog ?? new LogLineAuditLog(logger, clock));
@@ -97,6 +109,8 @@ export async function composeServices(
   container.registerSingleton(SignOut);
   container.registerSingleton(ReceiveProviderLogout);
   container.registerSingleton(AuthenticateSession);
+  container.registerSingleton(DiscoverConnection);
+  if (connections) container.resolve(EndRemovedConnections).listen(connections.adapters.registry);
   return container;
 }
 

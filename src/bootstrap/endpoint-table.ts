@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Governance } from '../application/ports/governance.js';
-import type { IdentityProviderInfo } from '../application/ports/identity-provider.js';
+import type { IdentityProviders } from '../application/identity-providers.js';
+import type { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import type { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
 import type { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import type { ManageSessions } from '../application/use-cases/manage-sessions.js';
 import type { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { ApplicationPolicyNames } from './policies.js';
 import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
 import { adminRoutes } from '../adapters/koa/routes/admin-routes.js';
 import { appInfoRoutes } from '../adapters/koa/routes/app-info-routes.js';
@@ -27,12 +29,13 @@ export interface EndpointTableParts {
   startedAt: number;
   now: () => number;
   policies: PolicyRegistry;
-  /** The registered providers, as the login page lists them. */
-  providers: readonly IdentityProviderInfo[];
+  /** The instance's identity providers (the login page lists them; pages name them). */
+  providers: IdentityProviders;
   flowBinding: FlowBindingCookie;
   signedOutNotice: SignedOutNotice;
   checkReadiness: CheckReadiness;
   beginSignIn: BeginSignIn;
+  discoverConnection: DiscoverConnection;
   signOut: SignOut;
   manageSessions: ManageSessions;
   governance: Governance;
@@ -51,6 +54,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
     ...errorRoutes(),
     ...accountRoutes({
       providers,
+      flowBinding: parts.flowBinding,
       authenticationEnabled: settings.Authentication.Enabled,
       signOut: parts.signOut,
       // Forms must come from the configured origin; without one (development), from the request's own.
@@ -63,7 +67,14 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
     }),
-    ...externalRoutes({ beginSignIn: parts.beginSignIn, flowBinding: parts.flowBinding }),
+    ...externalRoutes({
+      providers,
+      authenticationEnabled: settings.Authentication.Enabled,
+      beginSignIn: parts.beginSignIn,
+      discoverConnection: parts.discoverConnection,
+      flowBinding: parts.flowBinding,
+      publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
+    }),
     ...homeRoutes({ policies: parts.policies, providers }),
     ...adminRoutes({
       info,
@@ -76,6 +87,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       info,
       governance: parts.governance,
       now: parts.now,
+      organizationMemberPolicy: ApplicationPolicyNames.OrganizationMember,
     }),
   ];
 }

@@ -6,11 +6,13 @@ import { EndSessions } from '../application/use-cases/end-sessions.js';
 import type { AuditLog } from '../application/ports/audit-log.js';
 import type { Governance } from '../application/ports/governance.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
+import type { IdentityProviders } from '../application/identity-providers.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { ProviderRecord } from '../adapters/provider-record.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
-import { composeServices, SessionStoresToken } from './container.js';
+import { ComposedConnectionsToken, composeServices, SessionStoresToken } from './container.js';
+import type { ComposedConnections } from './connections.js';
 import { lifecycle } from './lifecycle.js';
 import { createPipeline } from './pipeline.js';
 import { findProjectRoot } from './project-root.js';
@@ -36,6 +38,7 @@ export interface Gatehouse {
   /** Writes the log lines held for the next block now (the "listening" line, for the person watching the start). */
   flushLog(): void;
   endpoints: readonly Endpoint[];
+  /** The deployment's own providers (Authentication:Providers), as built at start. */
   identityProviders: readonly IdentityProvider[];
   /** The server-side stores: signed-in state, and pending sign-ins (operators' scripts read and write sessions through them). */
   stores: SessionStores;
@@ -73,11 +76,19 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     logger: configuration.logger,
     flushLog: () => configuration.destination.flush?.(),
     endpoints,
-    identityProviders: container.resolve<IdentityProvider[]>(IdentityProvidersToken),
+    identityProviders: container.resolve<IdentityProviders>(IdentityProvidersToken).builtIn,
     stores,
     endAllSessions: (provider, subject, by = 'administrator') =>
       container.resolve(EndSessions).execute({ provider, subject }, { by, cause: 'account_change' }),
     listenOn: configuration.listenOn,
-    ...lifecycle(app, stores, container.resolve(DrainState), configuration.settings.Hosting.ShutdownDrainSeconds),
+    ...lifecycle(
+      app,
+      stores,
+      container.resolve(DrainState),
+      configuration.settings.Hosting.ShutdownDrainSeconds,
+      () =>
+        container.resolve<{ connections?: ComposedConnections }>(ComposedConnectionsToken).connections?.watch() ??
+        (() => undefined),
+    ),
   };
 }

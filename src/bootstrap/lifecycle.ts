@@ -10,11 +10,20 @@ export interface Lifecycle {
   shutdown(): Promise<void>;
 }
 
-export function lifecycle(app: Koa, stores: SessionStores, drain: DrainState, drainSeconds: number): Lifecycle {
+export function lifecycle(
+  app: Koa,
+  stores: SessionStores,
+  drain: DrainState,
+  drainSeconds: number,
+  /** Starts watching what can change while the instance runs (the connections folder); returns the stop. */
+  watch: () => () => void = () => () => undefined,
+): Lifecycle {
   let server: Server | undefined;
+  let stopWatching: (() => void) | undefined;
   return {
     listen: async (port, host) => {
       await stores.connect();
+      stopWatching ??= watch();
       return new Promise((resolve, reject) => {
         const listening = app.listen(port, host, () => resolve(listening));
         listening.once('error', reject);
@@ -22,6 +31,7 @@ export function lifecycle(app: Koa, stores: SessionStores, drain: DrainState, dr
       });
     },
     shutdown: async () => {
+      stopWatching?.();
       drain.startDraining();
       await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
       if (server) {

@@ -4,7 +4,9 @@ import type { DependencyContainer } from 'tsyringe';
 import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
 import { ClockToken, type Clock } from '../application/ports/clock.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
-import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
+import { IdentityProvidersToken } from '../application/ports/identity-provider.js';
+import type { IdentityProviders } from '../application/identity-providers.js';
+import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import { SessionStoreToken, type SessionStore } from '../application/ports/session-store.js';
 import { ProviderSessions } from '../application/sign-in/provider-sessions.js';
 import { SignInRecords } from '../application/sign-in/sign-in-records.js';
@@ -27,6 +29,7 @@ import { sessionCookieName } from '../adapters/koa/session/session-middleware.js
 import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import { missingPolicies } from '../domain/authorization/decide-access.js';
 import { endpointTable } from './endpoint-table.js';
+import { connectionIdInPath } from '../domain/connections/connection.js';
 import { applicationPolicies } from './policies.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
 
@@ -45,7 +48,7 @@ export function createPipeline(
   const { settings, environment, rootDir } = configuration;
   const production = environment === 'production';
   const clock = container.resolve<Clock>(ClockToken);
-  const identityProviders = container.resolve<IdentityProvider[]>(IdentityProvidersToken);
+  const identityProviders = container.resolve<IdentityProviders>(IdentityProvidersToken);
   const signIns = container.resolve(SignInRecords);
   const providerSessions = container.resolve(ProviderSessions);
   const audit = container.resolve<AuditLog>(AuditLogToken);
@@ -61,17 +64,21 @@ export function createPipeline(
     startedAt: clock.now(),
     now: () => clock.now(),
     policies,
-    providers: identityProviders.map((provider) => provider.info),
+    providers: identityProviders,
     flowBinding,
     signedOutNotice: notice,
     checkReadiness: container.resolve(CheckReadiness),
     beginSignIn: container.resolve(BeginSignIn),
+    discoverConnection: container.resolve(DiscoverConnection),
     signOut: container.resolve(SignOut),
     manageSessions: container.resolve(ManageSessions),
     governance: container.resolve<Governance>(GovernanceToken),
   });
   // An endpoint at an undeclared path, or naming a policy nobody registered, is a programming error: caught before any request.
   for (const endpoint of endpoints) {
+    if (connectionIdInPath(endpoint.path) !== undefined) {
+      throw new Error(`${endpoint.method} ${endpoint.path} is under /connections/, which the connections own`);
+    }
     if (!routedPaths.includes(endpoint.path)) {
       throw new Error(`${endpoint.method} ${endpoint.path} is not declared in RoutePaths (route-paths.ts)`);
     }
@@ -89,7 +96,7 @@ export function createPipeline(
     viewsDir: join(rootDir, 'views'),
     publicDir: join(rootDir, 'public'),
     // RP-initiated logout redirects a form POST to the provider; CSP form-action must allow it.
-    formActionOrigins: identityProviders.flatMap((provider) =>
+    formActionOrigins: identityProviders.builtIn.flatMap((provider) =>
       provider.formActionOrigin ? [provider.formActionOrigin] : [],
     ),
     endpoints,
@@ -107,14 +114,13 @@ export function createPipeline(
           },
           authentication: authentication({
             authenticate: container.resolve(AuthenticateSession),
+            providers: identityProviders,
             remoteCallbacks: remoteCallbacks({
-              providers: identityProviders,
               completeSignIn: container.resolve(CompleteSignIn),
               flowBinding,
               publicOrigin: configuration.publicOrigin,
             }),
             providerLogouts: providerLogouts({
-              providers: identityProviders,
               receiveLogout: container.resolve(ReceiveProviderLogout),
               signedOutNotice: notice,
               publicOrigin: configuration.publicOrigin,

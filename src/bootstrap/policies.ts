@@ -1,4 +1,9 @@
-import { builtInPolicies, type PolicyRegistry } from '../domain/authorization/policies.js';
+import {
+  builtInPolicies,
+  definePolicy,
+  requireOrganization,
+  type PolicyRegistry,
+} from '../domain/authorization/policies.js';
 import type { AuthorizationSettings } from '../domain/settings/settings.js';
 
 /**
@@ -9,8 +14,20 @@ import type { AuthorizationSettings } from '../domain/settings/settings.js';
  *   registry.add(definePolicy('application.Custom.Weekday', { kind: 'custom', description: 'weekdays only', test: () => new Date().getDay() % 6 !== 0 }));
  *
  * and reference them from an endpoint with `authorize('application.Claim.Beta')`.
+ *
+ * The sample below lets an endpoint serve one organization's people only: the members of
+ * the organization its route's `:organization` parameter names (a connection's sign-in
+ * carries `application:organization`). A fixed one is `requireOrganization('acme')`.
  */
+export const ApplicationPolicyNames = {
+  /** Signed in through a connection of the organization the route's `:organization` names. */
+  OrganizationMember: 'application.Organization.Member',
+} as const;
+
 export function applicationPolicies(authorization: AuthorizationSettings): PolicyRegistry {
   const registry = builtInPolicies(authorization);
+  registry.add(
+    definePolicy(ApplicationPolicyNames.OrganizationMember, requireOrganization({ routeParameter: 'organization' })),
+  );
   return registry;
 }

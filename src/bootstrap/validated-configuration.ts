@@ -1,6 +1,6 @@
 import type { Logger } from '../application/ports/logger.js';
 import { loadConfiguration } from '../adapters/config/load-configuration.js';
-import { settingsSchema } from '../adapters/config/settings-schema.js';
+import { settingsSchema, type SettingsSchema } from '../adapters/config/settings-schema.js';
 import { isRoutedPath } from '../adapters/koa/routes/route-paths.js';
 import { bufferedDestination, type LogDestination } from '../adapters/logging/buffered-destination.js';
 import { createJsonLinesLogger } from '../adapters/logging/json-lines-logger.js';
@@ -32,7 +32,11 @@ export interface ValidatedConfiguration {
   /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
   listenOn: { port: number; host: string };
   logger: Logger;
+  /** Secret values read after start (connection files) are scrubbed from the log too. */
+  learnSecrets: (values: readonly string[]) => void;
   destination: LogDestination;
+  /** The configuration's schema: connection files are typed by it. */
+  schema: SettingsSchema;
 }
 
 /**
@@ -79,7 +83,9 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
     publicOrigin: publicOrigin.value,
     listenOn: configuration.listen,
     logger,
+    learnSecrets: (values) => logger.learnSecrets(values),
     destination,
+    schema,
   };
 }
 

@@ -17,6 +17,7 @@ import { GatehouseError } from '../../src/domain/errors.js';
 export class FakeIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo = {
     key: 'OpenIdConnect',
+    kind: 'OpenIdConnect',
     scheme: 'OpenIdConnect',
     displayName: 'Fake',
     callbackPath: '/signin-oidc',

@@ -64,6 +64,8 @@ export class LogLineAuditLog implements AuditLog {
         reqId: text(event.request?.id, 64),
         client: text(event.request?.clientAddress, 64),
         provider: text(event.provider, 64),
+        connection: text(event.connection, 64),
+        organization: text(event.organization, 200),
         subject: text(event.subject, AUDIT_SUBJECT_MAX_LENGTH),
         subjectSha256: subjectHash(event.subject),
         session: text(event.session, 64),

@@ -100,10 +100,16 @@ function readListen(variables: Record<string, string | undefined>, problems: Set
 function collectSecretValues(tree: Tree, secretKeyPaths: readonly string[][]): string[] {
   const values: string[] = [];
   for (const path of secretKeyPaths) {
-    let node: unknown = tree;
-    for (const segment of path) node = isPlainObject(node) ? node[segment] : undefined;
-    for (const value of Array.isArray(node) ? node : [node]) {
-      if (typeof value === 'string' && value !== '') values.push(value, ...urlPassword(value));
+    let nodes: unknown[] = [tree];
+    for (const segment of path) {
+      nodes = nodes.flatMap((node) =>
+        !isPlainObject(node) ? [] : segment === '*' ? Object.values(node) : [node[segment]],
+      );
+    }
+    for (const node of nodes) {
+      for (const value of Array.isArray(node) ? node : [node]) {
+        if (typeof value === 'string' && value !== '') values.push(value, ...urlPassword(value));
+      }
     }
   }
   return values;

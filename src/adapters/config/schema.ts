@@ -1,3 +1,4 @@
+import { CONNECTION_KEY_KINDS } from '../../domain/connections/connection.js';
 import type { ProviderDefinition, SettingKind } from '../../domain/providers/provider-definition.js';
 
 /**
@@ -36,6 +37,29 @@ function providerSchema(definition: ProviderDefinition): Schema {
   return object(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, kindSchema(kind)])));
 }
 
+/**
+ * One connection's section: the connection's own keys, and the keys of every protocol a
+ * connection can have (the connection rules refuse those of another protocol than its
+ * own), each secret key also as `<Key>File`, a file holding the value (a mounted Secret).
+ */
+function connectionSchema(providers: readonly ProviderDefinition[]): Schema {
+  const protocols = providers.filter((provider) => provider.instancePaths);
+  const properties: Record<string, Schema> = {};
+  for (const protocol of protocols) {
+    const kinds: Readonly<Record<string, SettingKind>> = protocol.kinds;
+    for (const [name, kind] of Object.entries(kinds)) {
+      if (name === 'Scheme') continue;
+      properties[name] = kindSchema(kind);
+      if (kind === 'secret') properties[`${name}File`] = string;
+    }
+  }
+  for (const [name, kind] of Object.entries(CONNECTION_KEY_KINDS)) {
+    properties[name] = kind === 'mappings' ? claimMappings : kindSchema(kind);
+  }
+  properties.Protocol = { type: 'string', enum: protocols.map((protocol) => protocol.key) };
+  return object(properties);
+}
+
 /** The schema of the section, with one `Providers` child per declared provider. */
 export function projectTemplateSchema(providers: readonly ProviderDefinition[]): Schema {
   return object({
@@ -46,6 +70,8 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       DefaultSignInScheme: string,
       HttpTimeoutSeconds: number,
       Providers: object(Object.fromEntries(providers.map((provider) => [provider.key, providerSchema(provider)]))),
+      Connections: { type: 'object', additionalProperties: connectionSchema(providers) },
+      ConnectionsDirectory: string,
       ClaimsTransformation: object({
         RemoveOriginalClaims: boolean,
         Mappings: object(Object.fromEntries(providers.map((provider) => [provider.key, claimMappings]))),
@@ -89,9 +115,14 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
   });
 }
 
-/** Paths (below ProjectTemplate) of every key the schema marks secret. */
+/**
+ * Paths (below ProjectTemplate) of every key the schema marks secret; `*` stands for any
+ * name where the section is a map (`Connections:*:ClientSecret`).
+ */
 export function secretKeyPaths(schema: Schema, prefix: string[] = []): string[][] {
   if (schema.secret === true) return [prefix];
+  const free = schema.additionalProperties;
+  if (typeof free === 'object' && free !== null) return secretKeyPaths(free as Schema, [...prefix, '*']);
   const properties = schema.properties as Record<string, Schema> | undefined;
   if (!properties) return [];
   return Object.entries(properties).flatMap(([name, child]) => secretKeyPaths(child, [...prefix, name]));

@@ -31,17 +31,33 @@ const LEVEL_NUMBERS: Record<LoggingSettings['Level'], number> = {
  * child loggers or transports, and a line built directly costs a fraction of pino's
  * per line on the request path and nothing at start (docs/operations.md, Logging; docs/performance.md).
  */
-export function createJsonLinesLogger(options: LoggerOptions): Logger {
+export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsLearner {
   const threshold = LEVEL_NUMBERS[options.level];
   const redact = pathRedactor(redactPaths(options.secretKeyPaths));
-  const scrub = secretScrubber(options.secretValues);
+  const known = new Set(options.secretValues);
+  let scrub = secretScrubber([...known]);
   const { destination } = options;
   const writerAt = (level: number) =>
     level < threshold
       ? () => undefined
       : (fields: object, message: string) =>
           destination.write(scrub(jsonLine(level, redact(withError(fields)), message)));
-  return { debug: writerAt(20), info: writerAt(30), warn: writerAt(40), error: writerAt(50) };
+  return {
+    debug: writerAt(20),
+    info: writerAt(30),
+    warn: writerAt(40),
+    error: writerAt(50),
+    learnSecrets(values) {
+      const before = known.size;
+      for (const value of values) known.add(value);
+      if (known.size !== before) scrub = secretScrubber([...known]);
+    },
+  };
+}
+
+/** Secrets read after start (a connection file's client secret) are scrubbed from later lines too. */
+export interface SecretsLearner {
+  learnSecrets(values: readonly string[]): void;
 }
 
 function jsonLine(level: number, fields: object, message: string): string {

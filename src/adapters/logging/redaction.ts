@@ -107,7 +107,8 @@ interface PathNode {
 }
 
 /**
- * Returns a function that gives a log line's fields with the values at `paths` replaced.
+ * Returns a function that gives a log line's fields with the values at `paths` replaced
+ * (a `*` segment matches any name).
  * The caller's object is never changed: only the objects on the way to a redacted value
  * are copied, and a line with none of those names is returned as it came (the request
  * log's line costs a lookup per field).
@@ -126,7 +127,7 @@ export function pathRedactor(paths: readonly string[][]): (fields: object) => ob
   const redactBelow = (value: object, node: PathNode): object => {
     let copy: Record<string, unknown> | undefined;
     for (const name of Object.keys(value)) {
-      const child = node.children.get(name);
+      const child = node.children.get(name) ?? node.children.get('*');
       if (!child) continue;
       const current = (value as Record<string, unknown>)[name];
       const replacement = child.redact

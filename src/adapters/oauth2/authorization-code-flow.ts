@@ -80,15 +80,17 @@ export class AuthorizationCodeFlow {
 
   /**
    * The authorization request (RFC 6749 4.1.1) with a fresh state and PKCE verifier (and
-   * nonce), kept as the flow's secrets; pushed first when the server takes pushed requests
+   * nonce), kept as the flow's secrets; `extra` adds request parameters of the protocol's
+   * (`login_hint`), never one of those; pushed first when the server takes pushed requests
    * and the options ask for it (RFC 9126 4: the request is authenticated like a token request).
    */
-  async begin(): Promise<ChallengeStart> {
+  async begin(extra: Readonly<Record<string, string>> = {}): Promise<ChallengeStart> {
     const config = await this.#options.configuration();
     const state = client.randomState();
     const codeVerifier = client.randomPKCECodeVerifier();
     const secrets: Record<string, string> = { state, codeVerifier };
     const parameters: Record<string, string> = {
+      ...extra,
       response_type: 'code',
       redirect_uri: this.#options.redirectUri,
       state,

@@ -3,6 +3,7 @@ import type { HealthCheck } from '../../application/ports/health-check.js';
 import type {
   CallbackEndpoint,
   CallbackMessage,
+  ChallengeOptions,
   ChallengeStart,
   FlowSecrets,
   IdentityProvider,
@@ -65,7 +66,9 @@ export class OidcIdentityProvider implements IdentityProvider {
    */
   readonly logoutEndpoints: readonly LogoutEndpoint[];
   // The protocol's first steps are the shared code flow's.
-  readonly beginChallenge = (): Promise<ChallengeStart> => this.#flow.begin();
+  // OIDC Core 3.1.2.1: login_hint, the address the person typed at discovery.
+  readonly beginChallenge = (options: ChallengeOptions = {}): Promise<ChallengeStart> =>
+    this.#flow.begin(options.loginHint === undefined ? {} : { login_hint: options.loginHint });
   readonly correlate = correlateState;
   readonly reportedError = (message: CallbackMessage): GatehouseError | undefined => this.#flow.reportedError(message);
 

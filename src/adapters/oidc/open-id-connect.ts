@@ -9,6 +9,13 @@ const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 export const openIdConnect = provider<OpenIdConnectSettings>({
   key: 'OpenIdConnect',
   callbackKey: 'CallbackPath',
+  // A connection's paths, under its own base (docs/connections.md).
+  instancePaths: (base) => ({
+    CallbackPath: `${base}/signin-oidc`,
+    BackchannelLogoutPath: `${base}/backchannel-logout`,
+    FrontchannelLogoutPath: `${base}/frontchannel-logout`,
+  }),
+  declaredIssuer: (settings) => ({ key: 'Authority', value: settings.Authority }),
   ownedPaths: (settings): Record<string, string> => ({
     ...(settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath }),
     ...(settings.FrontchannelLogoutPath === '' ? {} : { FrontchannelLogoutPath: settings.FrontchannelLogoutPath }),

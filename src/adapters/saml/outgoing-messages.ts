@@ -22,6 +22,8 @@ export function authnRequestXml(fields: {
   destination: string;
   issuer: string;
   acsUrl: string;
+  /** SAML Core 3.4.1: the subject the request is about, as a hint (the address typed at discovery). */
+  loginHint?: string;
 }): string {
   return (
     open(
@@ -32,6 +34,9 @@ export function authnRequestXml(fields: {
       ` ProtocolBinding="${Bindings.post}" AssertionConsumerServiceURL="${escapeXml(fields.acsUrl)}"`,
     ) +
     `<saml:Issuer>${escapeXml(fields.issuer)}</saml:Issuer>` +
+    (fields.loginHint === undefined
+      ? ''
+      : `<saml:Subject><saml:NameID Format="${NameIdFormats.emailAddress}">${escapeXml(fields.loginHint)}</saml:NameID></saml:Subject>`) +
     `<samlp:NameIDPolicy Format="${NameIdFormats.unspecified}" AllowCreate="true"/>` +
     `</samlp:AuthnRequest>`
   );

@@ -6,6 +6,7 @@ import type {
   CallbackDocument,
   CallbackEndpoint,
   CallbackMessage,
+  ChallengeOptions,
   ChallengeStart,
   FlowSecrets,
   IdentityProvider,
@@ -199,7 +200,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     };
   }
 
-  async beginChallenge(): Promise<ChallengeStart> {
+  async beginChallenge(options: ChallengeOptions = {}): Promise<ChallengeStart> {
     // SAML Bindings 3.4.3: RelayState is at most 80 bytes; 256 random bits in base64url are 43.
     const relayState = randomBytes(32).toString('base64url');
     const { metadata } = await this.#metadataOrRefusal();
@@ -211,6 +212,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       destination: metadata.singleSignOnUrl,
       issuer: settings.EntityId,
       acsUrl: this.#options.acsUrl,
+      ...(options.loginHint === undefined ? {} : { loginHint: options.loginHint }),
     });
     // SAML Bindings 3.4.4.1: signed in the query (SigAlg, Signature), never in the XML.
     const signingKey = settings.SignAuthnRequests ? signing?.privateKey : undefined;

@@ -21,4 +21,5 @@ export const NameIdFormats = {
   /** SAML Core 8.3.8: a one-time, opaque identifier: never a stable subject. */
   transient: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
   unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+  emailAddress: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
 } as const;

@@ -68,6 +68,13 @@ export const saml2 = provider<Saml2Settings>({
     SingleLogout: 'boolean',
     SingleLogoutPath: 'string',
   },
+  // A connection's paths, under its own base (docs/connections.md): the ACS also serves its SP metadata.
+  instancePaths: (base) => ({ ModulePath: `${base}/saml2/acs`, SingleLogoutPath: `${base}/saml2/logout` }),
+  // An aggregate's identity provider is its IdpEntityId; otherwise the metadata names one.
+  declaredIssuer: (settings) =>
+    settings.IdpEntityId.trim() === ''
+      ? { key: 'MetadataUrl', value: settings.MetadataUrl }
+      : { key: 'IdpEntityId', value: settings.IdpEntityId },
   ownedPaths: (settings): Record<string, string> =>
     settings.SingleLogout ? { SingleLogoutPath: settings.SingleLogoutPath } : {},
   // The NameID first; eduPersonPrincipalName and the UPN only when no (persistent, e-mail ...)

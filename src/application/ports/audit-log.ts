@@ -33,6 +33,9 @@ export interface AuditEvent {
   type: AuditEventType;
   request?: AuditRequest;
   provider?: ProviderKey;
+  /** The connection (an organization's identity provider) it happened through, and its organization. */
+  connection?: string;
+  organization?: string;
   /** The signed-in user's subject (`application:subject`). */
   subject?: string;
   /** The public identifier of the session, never its cookie value or store key. */

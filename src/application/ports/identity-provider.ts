@@ -4,7 +4,10 @@ import type { HealthCheck } from './health-check.js';
 
 /** What a provider says of itself: enough to list it on the login page and route its callback. */
 export interface IdentityProviderInfo {
+  /** What its records carry: the section's key (`OpenIdConnect`), or a connection's name. */
   key: ProviderKey;
+  /** Its provider record's key (`OpenIdConnect`, `Saml2` ...): the built-in claim mappings, the protocol. */
+  kind: ProviderKey;
   /** The scheme name `/External/Challenge?provider=` takes. */
   scheme: string;
   displayName: string;
@@ -40,6 +43,10 @@ export interface CallbackDocument {
 
 /** Per-flow values the adapter needs back at the callback (nonce, PKCE verifier, request ID ...). Kept server-side, single-use. */
 export type FlowSecrets = Readonly<Record<string, string>>;
+
+export interface ChallengeOptions {
+  loginHint?: string;
+}
 
 export interface ChallengeStart {
   /** Where to send the browser. */
@@ -175,8 +182,13 @@ export type ProviderLogout =
 export interface IdentityProvider {
   readonly info: IdentityProviderInfo;
   readonly callback: CallbackEndpoint;
-  /** Starts a challenge: where to send the browser, the correlation value, and the per-flow secrets to keep. */
-  beginChallenge(): Promise<ChallengeStart>;
+  /**
+   * Starts a challenge: where to send the browser, the correlation value, and the per-flow
+   * secrets to keep. `loginHint` is the address the person typed, for the provider to
+   * prefill (OpenID Connect `login_hint`, the SAML AuthnRequest's Subject); untrusted, and
+   * never the proof of anything.
+   */
+  beginChallenge(options?: ChallengeOptions): Promise<ChallengeStart>;
   /**
    * The value that correlates a message with its flow (`state`, `RelayState`), read without
    * any network call or signature check; undefined when the message carries none. A value
@@ -222,4 +234,5 @@ export interface IdentityProvider {
   readonly healthCheck?: HealthCheck;
 }
 
-export const IdentityProvidersToken = Symbol('IdentityProvider[]');
+/** The instance's `IdentityProviders` (src/application/identity-providers.ts). */
+export const IdentityProvidersToken = Symbol('IdentityProviders');

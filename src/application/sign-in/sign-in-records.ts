@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { displayName, type Claim, type Principal } from '../../domain/claims/principal.js';
+import { ClaimTypes } from '../../domain/claims/claim-types.js';
+import { displayName, findClaim, type Claim, type Principal } from '../../domain/claims/principal.js';
 import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
 import { SessionStoreToken, type SessionStore, type StoredRecord } from '../ports/session-store.js';
 import { randomToken } from '../random-token.js';
@@ -18,6 +19,8 @@ export interface SignIn {
   csrf: string;
   /** What pages call the user. */
   userName: string;
+  /** The connection that signed the user in, and its organization (from the claims Gatehouse set); undefined otherwise. */
+  connection: { name: string; organization: string } | undefined;
 }
 
 /** Sign-ins kept decoded in each process: enough for the users active at once, bounded so memory is. */
@@ -107,5 +110,16 @@ function readSignIn(ref: string, record: StoredRecord | undefined): SignIn | und
 function frozen(ref: string, provider: ProviderKey | undefined, principal: Principal, csrf: string): SignIn {
   const claims = Object.freeze(principal.claims.map((claim): Claim => Object.freeze({ ...claim })));
   const copy: Principal = Object.freeze({ scheme: principal.scheme, claims });
-  return Object.freeze({ ref, provider, principal: copy, csrf, userName: displayName(copy) ?? 'signed-in user' });
+  const name = findClaim(copy, ClaimTypes.Connection);
+  const organization = findClaim(copy, ClaimTypes.Organization);
+  const connection =
+    name !== undefined && organization !== undefined ? Object.freeze({ name, organization }) : undefined;
+  return Object.freeze({
+    ref,
+    provider,
+    principal: copy,
+    csrf,
+    userName: displayName(copy) ?? 'signed-in user',
+    connection,
+  });
 }

@@ -5,6 +5,8 @@ import type { ProjectTemplateSettings } from '../../domain/settings/settings.js'
 import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { SettingsToken } from '../settings-token.js';
+import type { IdentityProviders } from '../identity-providers.js';
+import { IdentityProvidersToken } from '../ports/identity-provider.js';
 import { ProviderSessions, setProviderSessionFields } from '../sign-in/provider-sessions.js';
 import type { BrowserSession, SessionFields } from '../sign-in/session-fields.js';
 import { SignInRecords, type SignIn } from '../sign-in/sign-in-records.js';
@@ -27,6 +29,7 @@ export class AuthenticateSession {
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
     @inject(AuditLogToken) private readonly audit: AuditLog,
+    @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
   ) {
     this.touchEveryMs = touchIntervalMs(sessionLifetime(settings.Session));
   }
@@ -36,6 +39,7 @@ export class AuthenticateSession {
     const fields = session.fields;
     const signIn = await this.signIns.read(fields.signIn);
     if (!signIn) return undefined;
+    if (signIn.connection && !this.providers.holds(signIn.connection)) return undefined;
     const now = this.clock.now();
     if (typeof fields.lastSeenAt !== 'number' || now - fields.lastSeenAt >= this.touchEveryMs) fields.lastSeenAt = now;
     if (fields.providerSession === true && this.refresh.needsRefresh(fields.refreshAt)) {

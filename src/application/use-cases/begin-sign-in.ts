@@ -4,7 +4,8 @@ import { validateReturnUrl } from '../../domain/return-url.js';
 import type { ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
-import { IdentityProvidersToken, type IdentityProvider } from '../ports/identity-provider.js';
+import type { IdentityProviders } from '../identity-providers.js';
+import { IdentityProvidersToken } from '../ports/identity-provider.js';
 import { PendingSignInStoreToken, type SessionStore } from '../ports/session-store.js';
 import { SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords } from '../sign-in/flow-records.js';
@@ -20,6 +21,8 @@ export interface BeginSignInInput {
   client: string;
   /** The request it arrived in, for the audit trail. */
   request?: AuditRequest;
+  /** The address the person typed (discovery), passed on to the provider as a hint when the connection allows it. */
+  loginHint?: string;
 }
 
 /**
@@ -34,7 +37,7 @@ export class BeginSignIn {
   private readonly perClient: number;
 
   constructor(
-    @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
     @inject(PendingSignInStoreToken) private readonly pending: SessionStore,
     @inject(FlowRecords) private readonly flows: FlowRecords,
     @inject(ClockToken) private readonly clock: Clock,
@@ -54,7 +57,7 @@ export class BeginSignIn {
         },
       );
     }
-    const provider = this.providers.find((candidate) => candidate.info.scheme === input.scheme);
+    const provider = await this.providers.byScheme(input.scheme);
     if (!provider) {
       throw new GatehouseError('auth.unknown_provider', 'No sign-in provider is registered under that name.', {
         safe: true,
@@ -62,7 +65,7 @@ export class BeginSignIn {
     }
     await this.countAgainstLimit(input.client, input.request, provider.info.key);
 
-    const start = await provider.beginChallenge();
+    const start = await provider.beginChallenge(input.loginHint === undefined ? {} : { loginHint: input.loginHint });
     await this.flows.save(start.correlation, {
       provider: provider.info.key,
       returnUrl: validateReturnUrl(input.returnUrl),

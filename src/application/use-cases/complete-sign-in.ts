@@ -16,6 +16,14 @@ import {
   type ProviderIdentity,
   type UnsolicitedSignIns,
 } from '../ports/identity-provider.js';
+import type { IdentityProviders } from '../identity-providers.js';
+import {
+  organizationRefusal,
+  withOrganization,
+  type OrganizationBinding,
+  type OrganizationRefusal,
+} from '../../domain/connections/organization-guard.js';
+import type { Principal } from '../../domain/claims/principal.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
@@ -39,6 +47,21 @@ export interface CompleteSignInInput {
 }
 
 const refuse = (code: string, message: string) => new GatehouseError(code, message, { safe: true });
+
+/**
+ * The logout key every sign-in through a connection is listed under (beside the
+ * provider's own): ending the connection's sessions is ending this key's.
+ */
+export const CONNECTION_LOGOUT_KEY = 'gatehouse:connection';
+
+const ORGANIZATION_REFUSALS: Readonly<Record<OrganizationRefusal, string>> = {
+  'idp.email_missing':
+    "The organization's identity provider did not say which e-mail address you signed in with, so this sign-in cannot be accepted here.",
+  'idp.email_unverified':
+    "The organization's identity provider says your e-mail address is not verified, so this sign-in cannot be accepted here.",
+  'idp.domain_not_allowed':
+    "Your e-mail address is not in one of this organization's domains: sign in through your own organization's identity provider.",
+};
 const notThisBrowser = () =>
   refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
 const noFlow = () =>
@@ -64,7 +87,7 @@ const noFlow = () =>
 @injectable()
 export class CompleteSignIn {
   constructor(
-    @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
     @inject(FlowRecords) private readonly flows: FlowRecords,
     @inject(SignInRecords) private readonly signIns: SignInRecords,
     @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
@@ -83,21 +106,25 @@ export class CompleteSignIn {
 
   async execute(input: CompleteSignInInput): Promise<{ returnUrl: string }> {
     const { request, provider: key } = input;
+    // Named in every event of a connection's sign-in: which organization's provider it was.
+    const organization = this.providers.organizationOf(key);
+    const named = organization ? { connection: organization.connection, organization: organization.organization } : {};
     try {
-      const provider = this.providers.find((candidate) => candidate.info.key === key);
+      const provider = await this.providers.byKey(key);
       if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
       const unsolicited = provider.unsolicited?.isUnsolicited(input.message) === true;
       const { identity, returnUrl } =
         unsolicited && provider.unsolicited
           ? await this.completeUnsolicited(provider, provider.unsolicited, input)
           : await this.completeAnswer(provider, input);
-      const { subject, publicId } = await this.establish(provider, identity, input.session, input.device);
+      const { subject, publicId } = await this.establish(provider, organization, identity, input.session, input.device);
       // A sign-in the provider started is bound to no browser (login CSRF is its accepted
       // risk): a reviewer must be able to tell those apart in the trail.
       this.audit.record({
         type: 'signin.succeeded',
         request,
         provider: key,
+        ...named,
         subject,
         session: publicId,
         ...(unsolicited ? { cause: 'idp_initiated' } : {}),
@@ -105,7 +132,7 @@ export class CompleteSignIn {
       return { returnUrl };
     } catch (error) {
       const code = isGatehouseError(error) ? error.code : 'internal_error.unexpected';
-      this.audit.record({ type: 'signin.failed', request, provider: key, code });
+      this.audit.record({ type: 'signin.failed', request, provider: key, ...named, code });
       throw error;
     }
   }
@@ -162,19 +189,23 @@ export class CompleteSignIn {
 
   private async establish(
     provider: IdentityProvider,
+    organization: OrganizationBinding | undefined,
     identity: ProviderIdentity,
     session: BrowserSession,
     device: string | undefined,
   ): Promise<{ subject: string | undefined; publicId: string }> {
     const transformation = this.settings.Authentication.ClaimsTransformation;
-    const builtInMappings = this.definitions.find((d) => d.key === provider.info.key)?.claimMappings ?? [];
-    const principal = normalizeClaims({
+    const builtInMappings = this.definitions.find((d) => d.key === provider.info.kind)?.claimMappings ?? [];
+    const normalized = normalizeClaims({
       builtInMappings,
       scheme: provider.info.scheme,
       claims: identity.claims,
-      extraMappings: transformation.Mappings[provider.info.key],
+      extraMappings: organization
+        ? this.providers.claimMappingsOf(provider.info.key)
+        : transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
+    const principal = organization ? this.vouchedFor(organization, normalized, identity.claims) : normalized;
     const signIn = await this.signIns.create(principal, provider.info.key);
     const earlier = { ...session.fields };
     try {
@@ -193,12 +224,13 @@ export class CompleteSignIn {
       });
       const subject = subjectOf(principal);
       const endsAt = now + this.absoluteLifetimeMs;
-      if (subject !== undefined || identity.logoutKeys) {
+      if (subject !== undefined || identity.logoutKeys || organization) {
         try {
           // Listed under its user until it can live no longer: "sign out everywhere" finds it.
           if (subject !== undefined) await this.index.add(provider.info.key, subject, handle, endsAt);
-          // And under the names the provider's logout messages will use (receiveLogout).
-          for (const logoutKey of identity.logoutKeys ?? []) {
+          // And under the names the provider's logout messages will use (receiveLogout), and
+          // a connection's sign-ins under the connection, so removing it can end them.
+          for (const logoutKey of [...(identity.logoutKeys ?? []), ...(organization ? [CONNECTION_LOGOUT_KEY] : [])]) {
             await this.index.addByLogoutKey(provider.info.key, logoutKey, handle, endsAt);
           }
           // Listed first, then checked: a provider's logout of its provider session accepted
@@ -215,6 +247,20 @@ export class CompleteSignIn {
       await this.releaseQuietly(signIn.ref);
       throw error;
     }
+  }
+
+  /**
+   * A connection signs in only its organization's people (organization-guard.ts); what it
+   * signs in carries the organization and the connection, set here, never by the provider.
+   */
+  private vouchedFor(
+    organization: OrganizationBinding,
+    principal: Principal,
+    rawClaims: Readonly<Record<string, unknown>>,
+  ): Principal {
+    const refusal = organizationRefusal(organization, principal, rawClaims);
+    if (refusal) throw refuse(refusal, ORGANIZATION_REFUSALS[refusal]);
+    return withOrganization(principal, organization);
   }
 
   private async refuseEndedAtProvider(provider: ProviderKey, logoutKeys: readonly string[]): Promise<void> {

@@ -2,12 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import { GatehouseError } from '../../domain/errors.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import type { AuditRequest } from '../ports/audit-log.js';
-import {
-  IdentityProvidersToken,
-  type CallbackMessage,
-  type IdentityProvider,
-  type LogoutEndpoint,
-} from '../ports/identity-provider.js';
+import type { IdentityProviders } from '../identity-providers.js';
+import { IdentityProvidersToken, type CallbackMessage, type LogoutEndpoint } from '../ports/identity-provider.js';
 import { EndedProviderSessions } from '../sign-in/ended-provider-sessions.js';
 import { EndSessions } from './end-sessions.js';
 
@@ -37,13 +33,13 @@ export interface ReceiveProviderLogoutInput {
 @injectable()
 export class ReceiveProviderLogout {
   constructor(
-    @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
     @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
     @inject(EndSessions) private readonly endSessions: EndSessions,
   ) {}
 
   async execute(input: ReceiveProviderLogoutInput): Promise<{ redirectUrl: string | undefined }> {
-    const provider = this.providers.find((candidate) => candidate.info.key === input.provider);
+    const provider = await this.providers.byKey(input.provider);
     if (!provider?.logoutEndpoints?.includes(input.endpoint) || !provider.receiveLogout) {
       throw new GatehouseError('auth.unknown_provider', 'This provider sends no logout messages here.', {
         safe: true,

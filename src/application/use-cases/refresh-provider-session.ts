@@ -4,7 +4,8 @@ import { inject, injectable } from 'tsyringe';
 import { isGatehouseError } from '../../domain/errors.js';
 import type { ProjectTemplateSettings, ProviderKey } from '../../domain/settings/settings.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
-import { IdentityProvidersToken, type IdentityProvider, type ProviderSession } from '../ports/identity-provider.js';
+import type { IdentityProviders } from '../identity-providers.js';
+import { IdentityProvidersToken, type ProviderSession } from '../ports/identity-provider.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
 import { SettingsToken } from '../settings-token.js';
@@ -55,7 +56,7 @@ export class RefreshProviderSession {
   readonly #waitForOtherMs: number;
 
   constructor(
-    @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
     @inject(ClockToken) private readonly clock: Clock,
     @inject(LoggerToken) private readonly logger: Logger,
     @inject(SessionStoreToken) private readonly store: SessionStore,
@@ -122,20 +123,18 @@ export class RefreshProviderSession {
   }
 
   async #refresh(key: ProviderKey | undefined, kept: ProviderSession): Promise<RefreshOutcome> {
-    const provider = this.providers.find((candidate) => candidate.info.key === key);
-    if (!provider?.refreshSession) return { outcome: 'refused' };
     try {
+      // A connection whose adapter cannot be built right now is an outage (kept), like a provider that does not answer.
+      const provider = key === undefined ? undefined : await this.providers.byKey(key);
+      if (!provider?.refreshSession) return { outcome: 'refused' };
       return { outcome: 'refreshed', session: await provider.refreshSession(kept.record) };
     } catch (error) {
       const code = isGatehouseError(error) ? error.code : 'unknown';
       if (code === DEFINITE_REFUSAL) {
-        this.logger.warn({ code, provider: provider.info.key }, 'provider session refresh refused; it is dropped');
+        this.logger.warn({ code, provider: key }, 'provider session refresh refused; it is dropped');
         return { outcome: 'refused', code };
       }
-      this.logger.warn(
-        { code, provider: provider.info.key },
-        'provider session refresh failed; it is kept for a later try',
-      );
+      this.logger.warn({ code, provider: key }, 'provider session refresh failed; it is kept for a later try');
       return { outcome: 'kept', code };
     }
   }

@@ -1,10 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { ProviderKey } from '../../domain/settings/settings.js';
-import {
-  IdentityProvidersToken,
-  type IdentityProvider,
-  type ProviderSessionRecord,
-} from '../ports/identity-provider.js';
+import type { IdentityProviders } from '../identity-providers.js';
+import { IdentityProvidersToken, type ProviderSessionRecord } from '../ports/identity-provider.js';
 import type { AuditRequest } from '../ports/audit-log.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { ProviderSessions } from '../sign-in/provider-sessions.js';
@@ -22,7 +19,7 @@ import { EndSessions } from './end-sessions.js';
 @injectable()
 export class SignOut {
   constructor(
-    @inject(IdentityProvidersToken) private readonly providers: IdentityProvider[],
+    @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
     @inject(SignInRecords) private readonly signIns: SignInRecords,
     @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
     @inject(EndSessions) private readonly endSessions: EndSessions,
@@ -48,13 +45,12 @@ export class SignOut {
     record: ProviderSessionRecord | undefined,
   ): Promise<string | undefined> {
     // By the provider's key, not its Scheme: a renamed scheme still ends the provider session.
-    const provider = this.providers.find((candidate) => candidate.info.key === key);
-    if (!provider?.signOutUrl) return undefined;
     try {
-      return await provider.signOutUrl(record);
+      const provider = key === undefined ? undefined : await this.providers.byKey(key);
+      return provider?.signOutUrl ? await provider.signOutUrl(record) : undefined;
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
-      this.logger.warn({ code, provider: provider.info.key }, 'provider sign-out unavailable; signed out locally only');
+      this.logger.warn({ code, provider: key }, 'provider sign-out unavailable; signed out locally only');
       return undefined;
     }
   }

@@ -1,7 +1,7 @@
 import type { Principal } from '../claims/principal.js';
 import { GatehouseError } from '../errors.js';
 import type { EndpointMetadata } from './endpoint-metadata.js';
-import { evaluatePolicy } from './evaluate-policy.js';
+import { evaluatePolicy, type AuthorizationResource } from './evaluate-policy.js';
 import { definePolicy, type Policy, type PolicyRegistry } from './policies.js';
 
 /**
@@ -42,12 +42,15 @@ export function decideEndpointAccess(
   metadata: EndpointMetadata | undefined,
   principal: Principal | undefined,
   context: AccessContext,
+  resource?: AuthorizationResource,
 ): AccessDecision {
   const required = requiredPolicies(metadata, context);
   if (required.length === 0) return { outcome: 'allow' };
   if (!context.authenticationEnabled) return { outcome: 'forbid', failed: [AUTHENTICATION_DISABLED] };
   if (principal === undefined) return { outcome: 'challenge' };
-  const failed = required.filter((policy) => !evaluatePolicy(policy, principal).allowed).map((policy) => policy.name);
+  const failed = required
+    .filter((policy) => !evaluatePolicy(policy, principal, resource).allowed)
+    .map((policy) => policy.name);
   return failed.length === 0 ? { outcome: 'allow' } : { outcome: 'forbid', failed };
 }
 

@@ -1,3 +1,4 @@
+import { ClaimTypes } from '../claims/claim-types.js';
 import type { Principal } from '../claims/principal.js';
 import type { Policy, Requirement } from './policies.js';
 
@@ -9,16 +10,27 @@ export type AuthorizationDecision = { allowed: true } | { allowed: false; failed
 
 const AUTHENTICATED_USER = 'authenticated user';
 
+/** What is being reached, as far as requirements may look at it: the route's parameters. */
+export interface AuthorizationResource {
+  routeParameters: Readonly<Record<string, string>>;
+}
+
+const NO_RESOURCE: AuthorizationResource = { routeParameters: {} };
+
 /**
  * Evaluates `policy` for `principal` (undefined = anonymous). "Denied" is a value, never
  * an exception; an exception from a custom requirement is a bug and propagates.
  * An anonymous caller fails the authenticated-user baseline and nothing else is evaluated:
  * every named policy sits on top of that baseline, and custom tests expect a principal.
  */
-export function evaluatePolicy(policy: Policy, principal: Principal | undefined): AuthorizationDecision {
+export function evaluatePolicy(
+  policy: Policy,
+  principal: Principal | undefined,
+  resource: AuthorizationResource = NO_RESOURCE,
+): AuthorizationDecision {
   if (principal === undefined) return { allowed: false, failed: [AUTHENTICATED_USER], authenticated: false };
   const failed = policy.requirements
-    .filter((requirement) => !isSatisfied(requirement, principal))
+    .filter((requirement) => !isSatisfied(requirement, principal, resource))
     .map(describeRequirement);
   return failed.length === 0 ? { allowed: true } : { allowed: false, failed, authenticated: true };
 }
@@ -32,12 +44,16 @@ export function describeRequirement(requirement: Requirement): string {
       return requirement.allowedValues.length === 0
         ? `claim ${requirement.claimType} present`
         : `claim ${requirement.claimType} in [${requirement.allowedValues.join(', ')}]`;
+    case 'organization':
+      return 'organization' in requirement
+        ? `member of the organization ${requirement.organization}`
+        : `member of the organization the route names (:${requirement.routeParameter})`;
     case 'custom':
       return requirement.description;
   }
 }
 
-function isSatisfied(requirement: Requirement, principal: Principal): boolean {
+function isSatisfied(requirement: Requirement, principal: Principal, resource: AuthorizationResource): boolean {
   switch (requirement.kind) {
     case 'authenticated':
       return true;
@@ -48,6 +64,16 @@ function isSatisfied(requirement: Requirement, principal: Principal): boolean {
           claim.type === requirement.claimType &&
           (requirement.allowedValues.length === 0 || requirement.allowedValues.includes(claim.value)),
       );
+    case 'organization': {
+      // A route without the parameter names no organization: nobody is its member (closed).
+      const wanted =
+        'organization' in requirement ? requirement.organization : resource.routeParameters[requirement.routeParameter];
+      return (
+        wanted !== undefined &&
+        wanted !== '' &&
+        principal.claims.some((claim) => claim.type === ClaimTypes.Organization && claim.value === wanted)
+      );
+    }
     case 'custom':
       return requirement.test(principal);
   }

@@ -8,6 +8,12 @@ export type Requirement =
   | { kind: 'authenticated' }
   /** A claim of `claimType` whose value is one of `allowedValues`; empty = any value (claim present). */
   | { kind: 'claim'; claimType: string; allowedValues: readonly string[] }
+  /**
+   * Membership of an organization (`application:organization`, which only a connection's
+   * sign-in carries): a fixed one, or the one a route parameter names (`/orgs/:organization/...`).
+   */
+  | { kind: 'organization'; organization: string }
+  | { kind: 'organization'; routeParameter: string }
   /** Application logic; `test` must be pure and must not throw for "no". */
   | { kind: 'custom'; description: string; test: (principal: Principal) => boolean };
 
@@ -23,6 +29,21 @@ export const authenticatedUser: Requirement = { kind: 'authenticated' };
 /** A claim requirement; with no `allowedValues`, any value of `claimType` satisfies it. */
 export function requireClaim(claimType: string, allowedValues: readonly string[] = []): Requirement {
   return { kind: 'claim', claimType, allowedValues: [...allowedValues] };
+}
+
+/**
+ * Members of an organization: `requireOrganization('acme')` for a fixed one, or
+ * `requireOrganization({ routeParameter: 'organization' })` for the one the route names.
+ * The claim is set by Gatehouse from the connection that signed the user in, never taken
+ * from a provider, so a customer's identity provider cannot make its users members of
+ * another customer.
+ */
+export function requireOrganization(organization: string | { routeParameter: string }): Requirement {
+  if (typeof organization !== 'string') return { kind: 'organization', routeParameter: organization.routeParameter };
+  if (organization.trim() === '') {
+    throw new GatehouseError('config.invalid_policy', 'An organization requirement needs an organization identifier.');
+  }
+  return { kind: 'organization', organization };
 }
 
 /**

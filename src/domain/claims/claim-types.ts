@@ -11,7 +11,19 @@ export const ClaimTypes = {
   Role: 'application:role',
   Group: 'application:group',
   Permission: 'application:permission',
+  /** The organization a connection signed the user in for (set by Gatehouse from the connection, never from a provider). */
+  Organization: 'application:organization',
+  /** The connection that signed the user in (set by Gatehouse). */
+  Connection: 'application:connection',
 } as const;
+
+/**
+ * Application claims only Gatehouse sets, from what it checked itself: a provider that
+ * sends one (in the application namespace, or mapped to it) has it dropped, whatever the
+ * provider. Without this, one organization's identity provider could claim to sign its
+ * users in as members of another.
+ */
+export const GATEHOUSE_SET_CLAIMS: ReadonlySet<string> = new Set([ClaimTypes.Organization, ClaimTypes.Connection]);
 
 /** Prefix of every application-owned claim type. */
 export const APPLICATION_CLAIM_PREFIX = 'application:';

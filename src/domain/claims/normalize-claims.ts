@@ -1,5 +1,5 @@
 import { effectiveClaimMappings, type ClaimMapping } from './claim-mappings.js';
-import { APPLICATION_CLAIM_PREFIX } from './claim-types.js';
+import { APPLICATION_CLAIM_PREFIX, GATEHOUSE_SET_CLAIMS } from './claim-types.js';
 import type { Claim, Principal } from './principal.js';
 
 /**
@@ -43,6 +43,8 @@ export interface NormalizeClaimsInput {
  * - Original claims keep their own type unless `removeOriginalClaims`.
  * - Each mapping row adds the source's values under the target type; nothing is invented
  *   for a claim no row maps.
+ * - The claims only Gatehouse sets (`GATEHOUSE_SET_CLAIMS`: the organization and
+ *   connection) are dropped, sent or mapped.
  * - Claims already in the `application:` namespace pass through unchanged and are not
  *   mapped again, which makes the function idempotent: feeding its output back in as raw
  *   claims yields the same claim set.
@@ -55,7 +57,7 @@ export function normalizeClaims(input: NormalizeClaimsInput): Principal {
   const sources = new Map<string, string[]>();
 
   for (const [type, raw] of Object.entries(claims)) {
-    if (PROTOCOL_CLAIMS.has(type)) continue;
+    if (PROTOCOL_CLAIMS.has(type) || GATEHOUSE_SET_CLAIMS.has(type)) continue;
     const values = narrowClaimValues(raw);
     if (type.startsWith(APPLICATION_CLAIM_PREFIX)) {
       application.add(type, values);
@@ -65,7 +67,10 @@ export function normalizeClaims(input: NormalizeClaimsInput): Principal {
     if (!removeOriginalClaims) originals.add(type, values);
   }
 
-  const rows = effectiveClaimMappings(builtInMappings, extraMappings);
+  // A mapping cannot smuggle a provider's value into a claim only Gatehouse sets either.
+  const rows = effectiveClaimMappings(builtInMappings, extraMappings).filter(
+    (row) => !GATEHOUSE_SET_CLAIMS.has(row.target),
+  );
   for (const row of rows) {
     if (!row.fallback) application.add(row.target, sources.get(row.source) ?? []);
   }

@@ -51,6 +51,17 @@ export interface ProviderDefinition<S extends ProviderCommonSettings = ProviderC
    * like the callback path: local, and colliding with nothing.
    */
   ownedPaths?(settings: S): Readonly<Record<string, string>>;
+  /**
+   * For a kind that can back connections (many instances, one per organization): the
+   * values of its path keys for an instance whose paths start at `base`
+   * (`/connections/acme`). A kind without it is offered once only (the social providers).
+   */
+  instancePaths?(base: string): Readonly<Record<string, string>>;
+  /**
+   * The identity provider an instance's settings name (an OpenID issuer, a SAML entity ID
+   * or metadata URL), compared between connections: one connection per identity provider.
+   */
+  declaredIssuer?(settings: S): { key: string; value: string };
   /** Shown when `DisplayName` is empty (a vendor's own name); without it, `DisplayName` is required. */
   readonly vendorName?: string;
   /** The built-in claim mapping table (`ClaimsTransformation:Mappings:<Key>` adds rows or overrides them). */

@@ -1,6 +1,7 @@
 import { nearestKey } from './nearest-key.js';
 import { envName, error, keyOf, warning, type SettingsProblem } from './problem.js';
 import { ownedPathsOf, type ProviderDefinition } from '../providers/provider-definition.js';
+import { CONNECTIONS_PATH_PREFIX, connectionIdInPath } from '../connections/connection.js';
 import { checkProvider } from './provider-rules.js';
 import { checkRedis } from './redis-rules.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
@@ -103,7 +104,9 @@ function checkProviders(settings: ProjectTemplateSettings, context: SettingsCont
         continue;
       }
       const other = seenPaths.get(normalized);
-      if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
+      if (connectionIdInPath(normalized) !== undefined) {
+        problems.push(error(key, `must not be under ${CONNECTIONS_PATH_PREFIX}: those paths are the connections'`));
+      } else if (other) problems.push(error(key, `collides with ${other}: every provider needs its own callback path`));
       else if (context.isRoutedPath(path)) problems.push(error(key, 'collides with a routed application endpoint'));
       seenPaths.set(normalized, key);
     }
@@ -250,8 +253,10 @@ export function checkUnknownKeys(settings: ProjectTemplateSettings, unknownKeys:
     const underProviders = path[0] === 'Authentication' && path[1] === 'Providers';
     const underRegisteredProvider = underProviders && registered.has(path[2] ?? '');
     const misnamedProvider = underProviders && path.length === 3;
+    // A connection's mistyped key would leave it running without what the operator meant.
+    const underConnection = path[0] === 'Authentication' && path[1] === 'Connections';
     // A mistyped provider name or Enabled would silently leave something off: never only a warning.
-    const fatal = underRegisteredProvider || misnamedProvider || suggestion === 'Enabled';
+    const fatal = underRegisteredProvider || misnamedProvider || underConnection || suggestion === 'Enabled';
     return fatal ? error(key, `is not a known key${hint}`) : warning(key, `is not a known key and is ignored${hint}`);
   });
 }

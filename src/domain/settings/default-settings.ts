@@ -16,6 +16,8 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       HttpTimeoutSeconds: 10,
       // Each provider's own defaults, in the order of its declaration: every one disabled.
       Providers: Object.fromEntries(providers.map((provider) => [provider.key, structuredClone(provider.defaults)])),
+      Connections: {},
+      ConnectionsDirectory: '',
       ClaimsTransformation: { RemoveOriginalClaims: false, Mappings: {} },
     },
     Authorization: {

@@ -14,8 +14,9 @@ export function checkProvider(
   definition: ProviderDefinition,
   settings: ProviderCommonSettings,
   environment: Environment,
+  section: ProviderSection = providerSection(definition.key),
 ): SettingsProblem[] {
-  const check = providerChecks(definition.key, environment);
+  const check = providerChecks(section, environment);
   const problems: SettingsProblem[] = [];
   if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(settings.Scheme)) {
     problems.push(...check.problem('Scheme', 'must be a non-empty name of letters, digits, ".", "_" or "-"'));
@@ -34,11 +35,26 @@ export function checkProvider(
   return [...problems, ...definition.rules(settings, check)];
 }
 
-function providerChecks(provider: string, environment: Environment): ProviderChecks {
-  const key = (name: string) => keyOf('Authentication', 'Providers', provider, name);
+/** Where a provider's settings sit, for messages: the full key of each, and what to call the section. */
+export interface ProviderSection {
+  key(name: string): string;
+  /** Completes "is required when ...": `the OpenIdConnect provider is enabled`. */
+  requiredWhen: string;
+}
+
+/** The deployment's own provider section, `Authentication:Providers:<Key>`. */
+export function providerSection(provider: string): ProviderSection {
+  return {
+    key: (name) => keyOf('Authentication', 'Providers', provider, name),
+    requiredWhen: `the ${provider} provider is enabled`,
+  };
+}
+
+function providerChecks(section: ProviderSection, environment: Environment): ProviderChecks {
+  const key = (name: string) => section.key(name);
   const problem = (name: string, message: string) => [error(key(name), message)];
   const required = (name: string, value: string) =>
-    value.trim() === '' ? problem(name, `is required when the ${provider} provider is enabled`) : [];
+    value.trim() === '' ? problem(name, `is required when ${section.requiredWhen}`) : [];
   const optionalHttpsUrl = (name: string, value: string) => {
     const message = value.trim() === '' ? undefined : httpsRequirementMessage(value, environment);
     return message ? problem(name, message) : [];

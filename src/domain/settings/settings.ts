@@ -38,6 +38,14 @@ export interface AuthenticationSettings {
   /** Time-out of every outbound call to an identity provider, in seconds. */
   HttpTimeoutSeconds: number;
   Providers: ProvidersSettings;
+  /**
+   * Connections declared in the configuration, by name: each one organization's OpenID
+   * Connect or SAML2 identity provider (src/domain/connections/connection.ts). Typed by the
+   * schema; their rules are the connection rules, not the provider sections'.
+   */
+  Connections: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** A folder of connection files (`<Name>.json`), watched while the process runs; empty: none. */
+  ConnectionsDirectory: string;
   ClaimsTransformation: ClaimsTransformationSettings;
 }
 

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { routeTemplate, type Endpoint } from '../../../src/adapters/koa/endpoint.js';
 import { allowAnonymous } from '../../../src/domain/authorization/endpoint-metadata.js';
 import { startGatehouse, startGatehouseAsConfigured, type RunningGatehouse } from '../../support/start-gatehouse.js';
@@ -13,6 +16,13 @@ const REVIEWED_ANONYMOUS = [
   '/health/live',
   '/health/ready',
 ];
+
+/**
+ * Where connections exist (docs/connections.md), the login page's "Sign in with your work
+ * e-mail" form posts here: anonymous by nature (nobody is signed in yet), anti-forgery
+ * checked, starting a challenge and storing nothing else. Reviewed with the connections.
+ */
+const REVIEWED_WITH_CONNECTIONS = '/External/Discover';
 
 /** Routes with anonymous metadata that are not on the allowlist, and allowlisted routes that are gone. */
 function allowlistDifference(
@@ -83,6 +93,25 @@ describe('anonymous endpoints', () => {
       expect(running.gatehouse.identityProviders.map((p) => p.info.callbackPath)).to.deep.equal(['/signin-oidc']);
       const templates = running.gatehouse.endpoints.map((e) => routeTemplate(e.path).toLowerCase());
       expect(templates).not.to.include('/signin-oidc');
+    });
+  });
+
+  describe('with connections on (a folder of them)', () => {
+    let running: RunningGatehouse;
+    let folder: string;
+    before(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'gatehouse-connections-'));
+      running = await startGatehouse({ ProjectTemplate__Authentication__ConnectionsDirectory: folder });
+    });
+    after(async () => {
+      await running.close();
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('are the reviewed allowlist and the e-mail form, reviewed with connections', () => {
+      expect(
+        allowlistDifference(running.gatehouse.endpoints, [...REVIEWED_ANONYMOUS, REVIEWED_WITH_CONNECTIONS]),
+      ).to.deep.equal({ unreviewed: [], missing: [] });
     });
   });
 });

@@ -1,13 +1,22 @@
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isRoutedPath, routedPaths } from '../../../src/adapters/koa/routes/route-paths.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 describe('routed paths declared without handlers (what the startup rules check callback paths against)', () => {
   let app: RunningGatehouse;
+  let folder: string;
   before(async () => {
-    app = await startGatehouse();
+    // With connections on (an empty folder of them), so that the e-mail form's endpoint is mounted too.
+    folder = await mkdtemp(join(tmpdir(), 'gatehouse-connections-'));
+    app = await startGatehouse({ ProjectTemplate__Authentication__ConnectionsDirectory: folder });
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    await rm(folder, { recursive: true, force: true });
+  });
 
   it('are exactly the paths of the endpoint table', () => {
     expect([...new Set(app.gatehouse.endpoints.map((endpoint) => endpoint.path))]).to.have.members([...routedPaths]);

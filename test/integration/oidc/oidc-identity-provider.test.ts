@@ -288,6 +288,7 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
   it('describes itself from its settings', () => {
     expect(provider.info).to.deep.equal({
       key: 'OpenIdConnect',
+      kind: 'OpenIdConnect',
       scheme: 'OpenIdConnect',
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',

@@ -1,6 +1,7 @@
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { IdentityProviders } from '../../../src/application/identity-providers.js';
 import type { HealthCheck } from '../../../src/application/ports/health-check.js';
 import type { Logger } from '../../../src/application/ports/logger.js';
 import { CheckReadiness } from '../../../src/application/use-cases/check-readiness.js';
@@ -29,7 +30,8 @@ describe('RefreshProviderSession', () => {
     store: MemorySessionStore,
     httpTimeoutSeconds?: number,
     clock = new FixedClock(),
-  ) => new RefreshProviderSession([provider], clock, silent, store, settings(httpTimeoutSeconds));
+  ) =>
+    new RefreshProviderSession(new IdentityProviders([provider]), clock, silent, store, settings(httpTimeoutSeconds));
   /** The kept provider session, as the authentication middleware keeps it from each outcome. */
   class Saved {
     current: ProviderSession | undefined = tokens;
@@ -55,7 +57,13 @@ describe('RefreshProviderSession', () => {
 
   it("refreshes only when the adapter's time to refresh has come", () => {
     const clock = new FixedClock(1_000_000);
-    const refresh = new RefreshProviderSession([new FakeIdentityProvider()], clock, silent, store, settings());
+    const refresh = new RefreshProviderSession(
+      new IdentityProviders([new FakeIdentityProvider()]),
+      clock,
+      silent,
+      store,
+      settings(),
+    );
     expect(refresh.needsRefresh(1_000_000)).to.equal(true);
     expect(refresh.needsRefresh(1_000_000 + 20_000)).to.equal(true); // inside the 30 s skew
     expect(refresh.needsRefresh(1_000_000 + 3_600_000)).to.equal(false);
@@ -239,7 +247,7 @@ describe('CheckReadiness', () => {
     it(`is ${ready ? 'ready' : 'not ready'} with ${name}`, async () => {
       const drain = new DrainState();
       if (draining) drain.startDraining();
-      const report = await new CheckReadiness(checks, drain).execute();
+      const report = await new CheckReadiness(checks, drain, new IdentityProviders([])).execute();
       expect(report.ready).to.equal(ready);
       expect(Object.keys(report.checks)).to.deep.equal(checks.map((c) => c.name));
     });

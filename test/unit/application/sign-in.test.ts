@@ -1,6 +1,7 @@
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
+import { IdentityProviders } from '../../../src/application/identity-providers.js';
 import type { CallbackMessage } from '../../../src/application/ports/identity-provider.js';
 import { FLOW_LIFETIME_MS, FlowRecords } from '../../../src/application/sign-in/flow-records.js';
 import { ProviderSessions } from '../../../src/application/sign-in/provider-sessions.js';
@@ -34,9 +35,9 @@ describe('BeginSignIn and CompleteSignIn', () => {
   function compose() {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
-    begin = new BeginSignIn([provider], pending, flows, clock, settings, audit);
+    begin = new BeginSignIn(new IdentityProviders([provider]), pending, flows, clock, settings, audit);
     complete = new CompleteSignIn(
-      [provider],
+      new IdentityProviders([provider]),
       flows,
       signIns,
       new ProviderSessions(store, settings),

@@ -3,10 +3,15 @@ import { projectTemplateSchema } from '../../../src/adapters/config/schema.js';
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { readDoc, withoutCodeBlocks } from './markdown.js';
 
-type Schema = { properties?: Record<string, Schema> };
+type Schema = { properties?: Record<string, Schema>; additionalProperties?: Schema | boolean };
 
-/** Every key of the settings schema, below `ProjectTemplate`: the leaves of its object tree. */
+/**
+ * Every key of the settings schema, below `ProjectTemplate`: the leaves of its object
+ * tree. A section that is a map of sections (`Connections`) is documented as `<Name>`.
+ */
 function schemaKeys(schema: Schema, prefix = ''): string[] {
+  const free = schema.additionalProperties;
+  if (typeof free === 'object' && free.properties) return [prefix, ...schemaKeys(free, `${prefix}:<Name>`)];
   if (!schema.properties) return [prefix];
   return Object.entries(schema.properties).flatMap(([name, child]) =>
     schemaKeys(child, prefix === '' ? name : `${prefix}:${name}`),
@@ -23,7 +28,7 @@ function documentedKeys(markdown: string, providerKeys: readonly string[]): { se
   let sections: string[] = [];
   for (const line of withoutCodeBlocks(markdown).split('\n')) {
     if (/^#{1,6}\s/.test(line)) {
-      sections = [...line.matchAll(/`ProjectTemplate(?::([A-Za-z0-9:]+))?`/g)].map((match) => match[1] ?? '');
+      sections = [...line.matchAll(/`ProjectTemplate(?::([A-Za-z0-9:<>]+))?`/g)].map((match) => match[1] ?? '');
       continue;
     }
     const firstCell = /^\|([^|]*)\|/.exec(line)?.[1] ?? '';

@@ -2,6 +2,9 @@ import type { Middleware } from 'koa';
 import type { AuthenticateSession } from '../../../application/use-cases/authenticate-session.js';
 import { auditRequest } from '../audit-request.js';
 import { browserSession } from '../session/browser-session.js';
+import type { IdentityProviders, ProviderPath } from '../../../application/identity-providers.js';
+import { GatehouseError } from '../../../domain/errors.js';
+import type { Context } from 'koa';
 import type { ProviderLogouts } from './provider-logouts.js';
 import type { RemoteCallbacks } from './remote-callbacks.js';
 
@@ -17,15 +20,18 @@ import type { RemoteCallbacks } from './remote-callbacks.js';
  */
 export function authentication(deps: {
   authenticate: AuthenticateSession;
+  /** Whose callback or logout path a request is at, if anyone's. */
+  providers: IdentityProviders;
   remoteCallbacks: RemoteCallbacks;
-  /** The providers' logout paths (back- and front-channel logout, SAML Single Logout), when any provider has one. */
-  providerLogouts?: ProviderLogouts;
+  /** The providers' logout paths (back- and front-channel logout, SAML Single Logout). */
+  providerLogouts: ProviderLogouts;
 }): Middleware {
+  const { providers } = deps;
   return async function authenticateRequest(ctx, next) {
-    const provider = deps.remoteCallbacks.providerAt(ctx.path);
-    if (provider) return deps.remoteCallbacks.handle(ctx, provider);
-    const loggingOut = deps.providerLogouts?.providerAt(ctx.path);
-    if (loggingOut) return deps.providerLogouts?.handle(ctx, loggingOut);
+    const owned =
+      providers.builtInAt(ctx.path) ??
+      (providers.isConnectionPath(ctx.path) ? await providers.connectionAt(ctx.path) : undefined);
+    if (owned) return handleOwned(ctx, owned, deps);
     const signIn =
       ctx.session?.isNew === false
         ? await deps.authenticate.execute(browserSession(ctx), auditRequest(ctx))
@@ -41,4 +47,21 @@ export function authentication(deps: {
     // header once sent cannot be set.
     if (!ctx.headerSent) ctx.res.setHeader('cache-control', 'no-store');
   };
+}
+
+/** A request at a provider's own path: its callback, its logout path, or a connection that is no longer here. */
+function handleOwned(
+  ctx: Context,
+  owned: ProviderPath,
+  deps: { remoteCallbacks: RemoteCallbacks; providerLogouts: ProviderLogouts },
+): Promise<void> {
+  if (owned.provider === undefined) {
+    // A removed connection's pending sign-in (or a guess at a name): refused plainly, nothing read.
+    throw new GatehouseError('idp.connection_unknown', "This organization's sign-in is not offered here.", {
+      safe: true,
+    });
+  }
+  return owned.at === 'callback'
+    ? deps.remoteCallbacks.handle(ctx, owned.provider)
+    : deps.providerLogouts.handle(ctx, owned);
 }

@@ -27,7 +27,9 @@ export function authorizeEndpoint(
 ): Middleware | undefined {
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
   return async function authorize(ctx, next) {
-    const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access);
+    // The route's parameters, for requirements that name what they protect (`:organization`).
+    const routeParameters: Record<string, string> = ctx.params ?? {};
+    const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access, { routeParameters });
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
     const principal = ctx.state.principal;

@@ -13,7 +13,6 @@ import { readForm } from '../read-form.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 
 export interface ProviderLogoutDeps {
-  providers: readonly IdentityProvider[];
   receiveLogout: ReceiveProviderLogout;
   signedOutNotice: SignedOutNotice;
   /** The configured public origin: logout URLs are rebuilt on it, never on the Host header. */
@@ -26,9 +25,8 @@ export interface ProviderLogoutPath {
   endpoint: LogoutEndpoint;
 }
 
-/** The providers' logout paths: which provider owns a path, and the handling of a request there. */
+/** The handling of a request at a provider's logout path (IdentityProviders says whose path it is, and which endpoint). */
 export interface ProviderLogouts {
-  providerAt(path: string): ProviderLogoutPath | undefined;
   handle(ctx: Context, at: ProviderLogoutPath): Promise<void>;
 }
 
@@ -46,17 +44,7 @@ export interface ProviderLogouts {
  * small page whether a session ended or not, which only the provider may frame.
  */
 export function providerLogouts(deps: ProviderLogoutDeps): ProviderLogouts {
-  const byPath = new Map<string, ProviderLogoutPath>(
-    deps.providers.flatMap((provider) =>
-      (provider.logoutEndpoints ?? []).map(
-        (endpoint) => [endpoint.path.toLowerCase(), { provider, endpoint }] as const,
-      ),
-    ),
-  );
-  return {
-    providerAt: (path) => (byPath.size === 0 ? undefined : byPath.get(path.toLowerCase())),
-    handle: (ctx, at) => handleLogout(ctx, at, deps),
-  };
+  return { handle: (ctx, at) => handleLogout(ctx, at, deps) };
 }
 
 async function handleLogout(ctx: Context, { provider, endpoint }: ProviderLogoutPath, deps: ProviderLogoutDeps) {

@@ -9,7 +9,6 @@ import { readForm } from '../read-form.js';
 import { browserSession } from '../session/browser-session.js';
 
 export interface RemoteCallbackDeps {
-  providers: readonly IdentityProvider[];
   completeSignIn: CompleteSignIn;
   flowBinding: FlowBindingCookie;
   /** The configured public origin: callback URLs are rebuilt on it, never on the Host header. */
@@ -34,16 +33,11 @@ const RESENT_FIELD = 'gatehouse_resent';
  * arrival, and a browser whose cookies still do not travel is told so.
  */
 export function remoteCallbacks(deps: RemoteCallbackDeps): RemoteCallbacks {
-  const byPath = new Map(deps.providers.map((provider) => [provider.info.callbackPath.toLowerCase(), provider]));
-  return {
-    providerAt: (path) => (byPath.size === 0 ? undefined : byPath.get(path.toLowerCase())),
-    handle: (ctx, provider) => handleCallback(ctx, provider, deps),
-  };
+  return { handle: (ctx, provider) => handleCallback(ctx, provider, deps) };
 }
 
-/** The providers' callback paths: which provider owns a path, and the handling of a request there. */
+/** The handling of a request at a provider's callback path (IdentityProviders says whose path it is). */
 export interface RemoteCallbacks {
-  providerAt(path: string): IdentityProvider | undefined;
   handle(ctx: Context, provider: IdentityProvider): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import { renderLoginPage, type LoginPageDeps } from './login-page.js';
 import type { SignOut } from '../../../application/use-cases/sign-out.js';
 import { allowAnonymous, authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
@@ -10,9 +10,7 @@ import { singleQuery } from '../query.js';
 import { browserSession } from '../session/browser-session.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
 
-export interface AccountRouteDeps {
-  providers: readonly IdentityProviderInfo[];
-  authenticationEnabled: boolean;
+export interface AccountRouteDeps extends LoginPageDeps {
   signOut: SignOut;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
@@ -30,16 +28,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
         const returnUrl = validateReturnUrl(singleQuery(ctx, 'returnUrl'));
         // Used up whoever looks: a signed-in browser is not told it has been signed out.
         const signedOut = deps.signedOutNotice.take(ctx) && !ctx.state.principal;
-        ctx.set('Cache-Control', 'no-store');
-        await ctx.render('login', {
-          authenticationEnabled: deps.authenticationEnabled,
-          signedOut,
-          providers: deps.providers.map((provider) => ({
-            displayName: provider.displayName,
-            href: `/External/Challenge?provider=${encodeURIComponent(provider.scheme)}&returnUrl=${encodeURIComponent(returnUrl)}`,
-          })),
-          returnUrl,
-        });
+        await renderLoginPage(ctx, deps, { returnUrl, signedOut });
       },
     },
     {

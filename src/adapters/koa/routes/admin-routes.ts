@@ -1,4 +1,4 @@
-import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import type { IdentityProviders } from '../../../application/identity-providers.js';
 import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import type { AuthorizationSettings, SessionSettings } from '../../../domain/settings/settings.js';
@@ -9,7 +9,7 @@ import { administratorAppInfo, type AppInfo } from './app-info-routes.js';
 export interface AdminRouteDeps {
   info: AppInfo;
   now: () => number;
-  providers: readonly IdentityProviderInfo[];
+  providers: Pick<IdentityProviders, 'listed'>;
   authorization: AuthorizationSettings;
   session: SessionSettings;
 }
@@ -37,7 +37,7 @@ export function adminRoutes(deps: AdminRouteDeps): Endpoint[] {
             uptime: describeUptime(info.uptimeSeconds),
             memoryMegabytes: Math.round(info.memoryRssBytes / (1024 * 1024)),
           },
-          providers: deps.providers.map(({ displayName, scheme, callbackPath }) => ({
+          providers: deps.providers.listed().map(({ displayName, scheme, callbackPath }) => ({
             displayName,
             scheme,
             callbackPath,

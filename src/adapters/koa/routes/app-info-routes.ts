@@ -31,10 +31,17 @@ export function administratorAppInfo(info: AppInfo, now: number) {
 
 /**
  * The sample application-information API. `/api/app-info` has no metadata (fallback);
- * the other two declare named policies. `/api/app-info/manage` also shows the governance
+ * the others declare named policies (`/api/organizations/:organization/app-info`: members
+ * of the organization the route names). `/api/app-info/manage` also shows the governance
  * seam: it is consulted only after the endpoint's authorization has passed.
  */
-export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now: () => number }): Endpoint[] {
+export function appInfoRoutes(deps: {
+  info: AppInfo;
+  governance: Governance;
+  now: () => number;
+  /** The application's policy admitting the members of the organization a route names (src/bootstrap/policies.ts). */
+  organizationMemberPolicy: string;
+}): Endpoint[] {
   const summary = () => summarizeAppInfo(deps.info, deps.now());
   return [
     {
@@ -42,6 +49,15 @@ export function appInfoRoutes(deps: { info: AppInfo; governance: Governance; now
       path: RoutePaths.appInfo,
       handler: (ctx) => {
         sendJson(ctx, summary());
+      },
+    },
+    {
+      // One organization's view: only its members (signed in through one of its connections) get it.
+      method: 'GET',
+      path: RoutePaths.organizationAppInfo,
+      metadata: authorize(deps.organizationMemberPolicy),
+      handler: (ctx) => {
+        sendJson(ctx, { organization: String(ctx.params.organization), ...summary() });
       },
     },
     {

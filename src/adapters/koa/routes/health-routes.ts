@@ -29,7 +29,11 @@ export function healthRoutes(readiness: CheckReadiness): Endpoint[] {
     probe(RoutePaths.healthReady, async (ctx) => {
       const report = await readiness.execute();
       ctx.status = report.ready ? 200 : 503;
-      sendJson(ctx, { status: report.ready ? 'ready' : 'unavailable', checks: report.checks });
+      sendJson(ctx, {
+        status: report.ready ? 'ready' : 'unavailable',
+        checks: report.checks,
+        ...(report.connections ? { connections: report.connections } : {}),
+      });
     }),
     probe(RoutePaths.health, async (ctx) => {
       const report = await readiness.execute();

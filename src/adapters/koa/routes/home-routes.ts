@@ -1,4 +1,4 @@
-import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import type { IdentityProviders } from '../../../application/identity-providers.js';
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
@@ -7,7 +7,10 @@ import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
-export function homeRoutes(deps: { policies: PolicyRegistry; providers: readonly IdentityProviderInfo[] }): Endpoint[] {
+export function homeRoutes(deps: {
+  policies: PolicyRegistry;
+  providers: Pick<IdentityProviders, 'displayNameOf'>;
+}): Endpoint[] {
   return [
     {
       method: 'GET',
@@ -19,7 +22,7 @@ export function homeRoutes(deps: { policies: PolicyRegistry; providers: readonly
         await ctx.render('home', {
           principal,
           // People know a provider by its DisplayName; the scheme is a configuration name.
-          providerName: deps.providers.find((p) => p.scheme === principal?.scheme)?.displayName ?? principal?.scheme,
+          providerName: (principal && deps.providers.displayNameOf(principal.scheme)) ?? principal?.scheme,
           claims: principal?.claims ?? [],
           applicationClaims: principal?.claims.filter((claim) => claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
           providerClaims: principal?.claims.filter((claim) => !claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],

@@ -16,11 +16,13 @@ export const RoutePaths = {
   accessDenied: '/Account/AccessDenied',
   sessions: '/Account/Sessions',
   challenge: '/External/Challenge',
+  discover: '/External/Discover',
   home: '/',
   admin: '/Admin',
   appInfo: '/api/app-info',
   appInfoAdmin: '/api/app-info/admin',
   appInfoManage: '/api/app-info/manage',
+  organizationAppInfo: '/api/organizations/:organization/app-info',
 } as const;
 
 export const routedPaths: readonly string[] = Object.values(RoutePaths);

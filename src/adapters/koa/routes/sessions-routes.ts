@@ -1,4 +1,4 @@
-import type { IdentityProviderInfo } from '../../../application/ports/identity-provider.js';
+import type { IdentityProviders } from '../../../application/identity-providers.js';
 import type { ManageSessions, SessionsToEnd } from '../../../application/use-cases/manage-sessions.js';
 import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { GatehouseError } from '../../../domain/errors.js';
@@ -13,7 +13,7 @@ import { RoutePaths } from './route-paths.js';
 export interface SessionsRouteDeps {
   manageSessions: ManageSessions;
   /** The registered providers: a session is shown with its provider's display name. */
-  providers: readonly IdentityProviderInfo[];
+  providers: Pick<IdentityProviders, 'displayNameOf'>;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
   signedOutNotice: SignedOutNotice;
@@ -40,7 +40,9 @@ export function sessionsRoutes(deps: SessionsRouteDeps): Endpoint[] {
         await ctx.render('sessions', {
           sessions: sessions.map((session) => ({
             ...session,
-            providerName: deps.providers.find((p) => p.key === session.provider)?.displayName ?? session.provider,
+            providerName:
+              (session.provider === undefined ? undefined : deps.providers.displayNameOf(session.provider)) ??
+              session.provider,
             createdAt: new Date(session.createdAt).toISOString(),
             lastSeenAt: new Date(session.lastSeenAt).toISOString(),
           })),

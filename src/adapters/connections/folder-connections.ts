@@ -1,0 +1,144 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import type { ConnectionChange, ConnectionDirectory } from '../../application/ports/connection-directory.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { ConnectionDeclaration } from '../../domain/connections/connection.js';
+import { error } from '../../domain/settings/problem.js';
+import type { SectionReader } from './connection-section.js';
+
+/** How often the folder is looked at: a change takes effect within this and the time to read it (docs: 5 s). */
+export const FOLDER_POLL_MS = 2_000;
+
+/** What a file was when last read: a change to it, or to a secret file it names, is a change of the connection. */
+interface Seen {
+  signature: string;
+  secretFiles: readonly string[];
+}
+
+/**
+ * Connections from a folder (`Authentication:ConnectionsDirectory`), one `<Name>.json` file
+ * each, as operators and provisioning jobs write them; a Kubernetes ConfigMap and Secret
+ * mounted as folders are the case designed for (their files are links into a hidden
+ * `..data` folder that is swapped whole on an update, which is why the folder is polled
+ * and compared rather than watched by events: a swap reaches every file at once, and
+ * events do not cross every file system a volume can be). Each poll looks at every file's
+ * size and time and reads again only the files that changed (and those whose secret file
+ * changed). A folder that cannot be listed changes nothing: a volume gone for a moment
+ * must not end every organization's sessions.
+ */
+export class FolderConnections implements ConnectionDirectory {
+  readonly name = 'folder';
+  readonly #seen = new Map<string, Seen>();
+  #unreadableReported = false;
+
+  constructor(
+    private readonly folder: string,
+    private readonly reader: SectionReader,
+    private readonly logger: Logger,
+    private readonly pollMs = FOLDER_POLL_MS,
+  ) {}
+
+  async read(): Promise<ConnectionDeclaration[]> {
+    const changes = (await this.#changes()) ?? [];
+    return changes.flatMap((change) => (change.kind === 'declared' ? [change.declaration] : []));
+  }
+
+  watch(onChanges: (changes: ConnectionChange[]) => void): () => void {
+    let polling = false;
+    const timer = setInterval(() => {
+      if (polling) return; // one poll at a time: a slow volume must not pile them up
+      polling = true;
+      this.#changes()
+        .then((changes) => {
+          if (changes && changes.length > 0) onChanges(changes);
+        })
+        .catch(() => this.logger.error({}, 'the connections folder could not be read; connections are unchanged'))
+        .finally(() => {
+          polling = false;
+        });
+    }, this.pollMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** What changed since the last look; undefined when the folder could not be listed. */
+  async #changes(): Promise<ConnectionChange[] | undefined> {
+    let names: string[];
+    try {
+      names = (await readdir(this.folder)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+    } catch {
+      if (!this.#unreadableReported) {
+        this.logger.error(
+          { folder: this.folder },
+          'the connections folder cannot be listed; connections are unchanged',
+        );
+        this.#unreadableReported = true;
+      }
+      return undefined;
+    }
+    this.#unreadableReported = false;
+    const changes: ConnectionChange[] = [];
+    const present = new Set<string>();
+    for (const file of names) {
+      const path = join(this.folder, file);
+      present.add(path);
+      const signature = await this.#signature(path, this.#seen.get(path)?.secretFiles ?? []);
+      if (signature === undefined || signature === this.#seen.get(path)?.signature) continue;
+      const { declaration, secretFiles } = await this.#declaration(path);
+      // The signature after reading, with the secret files it names now.
+      this.#seen.set(path, { signature: (await this.#signature(path, secretFiles)) ?? signature, secretFiles });
+      changes.push({ kind: 'declared', declaration });
+    }
+    for (const path of [...this.#seen.keys()]) {
+      if (present.has(path)) continue;
+      this.#seen.delete(path);
+      changes.push({ kind: 'removed', name: nameOf(path), origin: path });
+    }
+    return changes;
+  }
+
+  async #signature(path: string, secretFiles: readonly string[]): Promise<string | undefined> {
+    try {
+      const parts = [];
+      for (const file of [path, ...secretFiles]) {
+        const stats = await stat(file).catch(() => undefined);
+        parts.push(stats ? `${stats.size}:${stats.mtimeMs}:${stats.ino}` : 'missing');
+      }
+      return parts[0] === 'missing' ? undefined : parts.join('|');
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #declaration(path: string): Promise<{ declaration: ConnectionDeclaration; secretFiles: string[] }> {
+    const name = nameOf(path);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(path, 'utf8'));
+    } catch {
+      // The parser's message quotes the file, which may hold a secret: name the file only.
+      return {
+        declaration: { name, origin: path, section: {}, problems: [error(path, 'is not valid JSON')] },
+        secretFiles: [],
+      };
+    }
+    return {
+      declaration: this.reader.read(name, raw, path, this.folder),
+      secretFiles: secretFilesOf(raw, this.folder),
+    };
+  }
+}
+
+function nameOf(path: string): string {
+  return basename(path, '.json');
+}
+
+/** The files a section's `<Key>File` values name, resolved as the reader resolves them. */
+function secretFilesOf(raw: unknown, folder: string): string[] {
+  if (typeof raw !== 'object' || raw === null) return [];
+  return Object.entries(raw).flatMap(([key, value]) =>
+    /File$/i.test(key) && typeof value === 'string' && value.trim() !== ''
+      ? [isAbsolute(value) ? value : resolve(folder, value)]
+      : [],
+  );
+}

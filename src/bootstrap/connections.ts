@@ -1,0 +1,129 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Clock } from '../application/ports/clock.js';
+import type { ConnectionDirectory } from '../application/ports/connection-directory.js';
+import type { IdentityProvider } from '../application/ports/identity-provider.js';
+import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
+import { ConnectionRegistry, type ConnectionEvent } from '../application/connections/connection-registry.js';
+import { connectionInfo } from '../application/identity-providers.js';
+import { ConfiguredConnections } from '../adapters/connections/configured-connections.js';
+import { sectionReader } from '../adapters/connections/connection-section.js';
+import { FolderConnections } from '../adapters/connections/folder-connections.js';
+import { ScopedSessionStore } from '../adapters/session/scoped-session-store.js';
+import type { Connection } from '../domain/connections/connection.js';
+import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
+import type { SessionStores } from './session-stores.js';
+import { formatProblem } from './startup-error.js';
+import { report, type ValidatedConfiguration } from './validated-configuration.js';
+
+/** The connections of an instance: their adapters (built on first use) and the watching of their folder. */
+export interface ComposedConnections {
+  adapters: ConnectionAdapters;
+  /** Starts applying the folder's changes (after the pipeline is composed); returns the stop. */
+  watch(): () => void;
+}
+
+/**
+ * Composes the connections when the configuration declares any or names a folder of them
+ * (undefined otherwise: no lookup is ever made for a connection). The configuration's are
+ * checked like every other setting: a refused one stops the start. The folder's are
+ * checked one file at a time, at start as later: a refused file is logged and left out,
+ * and the instance starts, so that a restart does what a running instance does with the
+ * same folder (and one customer's bad file cannot stop every customer's sign-in).
+ */
+export async function composeConnections(
+  configuration: ValidatedConfiguration,
+  clock: Clock,
+  stores: SessionStores,
+): Promise<ComposedConnections | undefined> {
+  const { settings, logger, rootDir } = configuration;
+  const { Connections, ConnectionsDirectory } = settings.Authentication;
+  if (!settings.Authentication.Enabled) return undefined;
+  if (Object.keys(Connections).length === 0 && ConnectionsDirectory.trim() === '') return undefined;
+
+  const reader = sectionReader(configuration.schema, configuration.learnSecrets);
+  const registry = new ConnectionRegistry(
+    { environment: configuration.environment, protocols: configuration.providers },
+    reservedNames(configuration),
+  );
+  const startupProblems: SettingsProblem[] = [];
+  const configured = new ConfiguredConnections(settings, reader, rootDir);
+  for (const event of registry.apply(
+    (await configured.read()).map((declaration) => ({ kind: 'declared', declaration })),
+  )) {
+    if (event.kind === 'refused') startupProblems.push(...event.problems);
+    else if (event.kind !== 'removed') startupProblems.push(...event.warnings);
+  }
+  let folder: ConnectionDirectory | undefined;
+  if (ConnectionsDirectory.trim() !== '') {
+    const path = resolve(rootDir, ConnectionsDirectory);
+    if (!existsSync(path) || !statSync(path).isDirectory()) {
+      startupProblems.push(error(keyOf('Authentication', 'ConnectionsDirectory'), 'names no folder that can be read'));
+    } else folder = new FolderConnections(path, reader, logger);
+  }
+  report(logger, startupProblems);
+
+  registry.onEvent((event) => logEvent(configuration, event));
+  if (folder) registry.apply((await folder.read()).map((declaration) => ({ kind: 'declared', declaration })));
+
+  const adapters = new ConnectionAdapters(
+    registry,
+    (connection) => buildAdapter(configuration, clock, stores, connection),
+    logger,
+  );
+  return {
+    adapters,
+    watch: () => folder?.watch?.((changes) => registry.apply(changes)) ?? (() => undefined),
+  };
+}
+
+/** A connection's adapter, from its protocol's record, with store scopes of its own for what the adapter records. */
+async function buildAdapter(
+  configuration: ValidatedConfiguration,
+  clock: Clock,
+  stores: SessionStores,
+  connection: Connection,
+): Promise<IdentityProvider> {
+  const record = configuration.providers.find((candidate) => candidate.key === connection.protocol.key);
+  if (!record) throw new Error(`No provider record for the protocol ${connection.protocol.key}`);
+  return record.createAdapter(connection.settings, {
+    info: connectionInfo(connection),
+    publicOrigin: configuration.publicOrigin,
+    environment: configuration.environment,
+    timeoutMs: configuration.settings.Authentication.HttpTimeoutSeconds * 1000,
+    logger: configuration.logger,
+    clock,
+    sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
+    replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
+    rootDir: configuration.rootDir,
+  });
+}
+
+/** Names a connection may not take (any letter case): every provider kind's key, the enabled providers' schemes, `Cookies`. */
+function reservedNames(configuration: ValidatedConfiguration): Set<string> {
+  const providers = configuration.settings.Authentication.Providers;
+  return new Set(
+    [
+      'cookies',
+      ...configuration.providers.map((record) => record.key),
+      ...Object.values(providers).flatMap((section) => (section.Enabled ? [section.Scheme] : [])),
+    ].map((name) => name.toLowerCase()),
+  );
+}
+
+function logEvent({ logger }: ValidatedConfiguration, event: ConnectionEvent): void {
+  if (event.kind === 'refused') {
+    for (const problem of event.problems) logger.error({ key: problem.key }, formatProblem(problem));
+    logger.error(
+      { connection: event.name, origin: event.origin },
+      'a connection declaration was refused; the earlier version of that connection, if any, stays in force',
+    );
+    return;
+  }
+  if (event.kind !== 'removed')
+    for (const problem of event.warnings) logger.warn({ key: problem.key }, formatProblem(problem));
+  logger.info(
+    { connection: event.connection.name, organization: event.connection.organization, origin: event.connection.origin },
+    `connection ${event.kind}`,
+  );
+}

@@ -1,0 +1,116 @@
+import type { Connection } from './connection.js';
+import { DomainOwners } from './domain-owners.js';
+
+/** Why a connection cannot join the others: what it would share, and with which connection. */
+export interface ConnectionConflict {
+  /** `Domains:<index>`, `Authority` / `IdpEntityId` / `MetadataUrl`, or the name itself (`''`). */
+  setting: string;
+  message: string;
+}
+
+/**
+ * The connections in force, answering the three questions the house asks of them fast,
+ * and nothing else: by name (a challenge, a callback path), by e-mail domain (discovery),
+ * by identity provider (one connection each). A connection joins only when it shares no
+ * name (nor a built-in provider's name or scheme), no domain and no identity provider
+ * with another: otherwise one organization's identity provider could sign in, or be
+ * offered to, another organization's people.
+ */
+export class ConnectionIndex {
+  readonly #byId = new Map<string, Connection>();
+  readonly #byIssuer = new Map<string, Connection>();
+  readonly #domains = new DomainOwners<Connection>();
+
+  /** @param reservedNames the built-in providers' keys and schemes, and `Cookies`, in lower case. */
+  constructor(private readonly reservedNames: ReadonlySet<string>) {}
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  byName(name: string): Connection | undefined {
+    return this.#byId.get(name.toLowerCase());
+  }
+
+  /** The connection holding a normalized e-mail domain. */
+  byDomain(domain: string): Connection | undefined {
+    return this.#domains.ownerOf(domain);
+  }
+
+  byIssuer(issuer: string): Connection | undefined {
+    return this.#byIssuer.get(issuerKey(issuer));
+  }
+
+  all(): IterableIterator<Connection> {
+    return this.#byId.values();
+  }
+
+  /**
+   * What stops `candidate` from joining, ignoring the connection it replaces (same name):
+   * empty when it may.
+   */
+  conflicts(candidate: Connection): ConnectionConflict[] {
+    const conflicts: ConnectionConflict[] = [];
+    if (this.reservedNames.has(candidate.id)) {
+      conflicts.push({ setting: '', message: 'is named like a built-in provider or its scheme: choose another name' });
+    }
+    const replaced = this.#byId.get(candidate.id);
+    if (replaced && replaced.origin !== candidate.origin) {
+      conflicts.push({
+        setting: '',
+        message: `is the name of another connection (${replaced.origin}), letter case aside`,
+      });
+    }
+    const sameIssuer = candidate.issuer === '' ? undefined : this.#byIssuer.get(issuerKey(candidate.issuer));
+    if (sameIssuer && sameIssuer.id !== candidate.id) {
+      conflicts.push({
+        setting: candidate.issuerSetting,
+        message: `names the identity provider of the connection ${sameIssuer.name}: one connection per identity provider`,
+      });
+    }
+    candidate.domains.forEach((pattern, index) => {
+      const owner = this.#ownerOfPattern(pattern);
+      if (owner && owner.id !== candidate.id) {
+        conflicts.push({
+          setting: `Domains:${index}`,
+          message: `is held by the connection ${owner.name} already: a domain belongs to one organization`,
+        });
+      }
+    });
+    return conflicts;
+  }
+
+  /** Adds or replaces (by name) a connection `conflicts` accepted. */
+  put(connection: Connection): void {
+    this.remove(connection.id);
+    this.#byId.set(connection.id, connection);
+    if (connection.issuer !== '') this.#byIssuer.set(issuerKey(connection.issuer), connection);
+    for (const pattern of connection.domains) this.#domains.claim(pattern, connection);
+  }
+
+  remove(name: string): Connection | undefined {
+    const id = name.toLowerCase();
+    const existing = this.#byId.get(id);
+    if (!existing) return undefined;
+    this.#byId.delete(id);
+    if (existing.issuer !== '' && this.#byIssuer.get(issuerKey(existing.issuer)) === existing) {
+      this.#byIssuer.delete(issuerKey(existing.issuer));
+    }
+    for (const pattern of existing.domains) this.#domains.release(pattern);
+    return existing;
+  }
+
+  /**
+   * Overlap is ownership too: `*.example.com` and `team.example.com` held by two
+   * organizations would let the first's provider be offered the second's people.
+   */
+  #ownerOfPattern(pattern: string): Connection | undefined {
+    return this.#domains.overlapping(pattern);
+  }
+}
+
+/** Issuers compare without a trailing slash and case-insensitively in scheme and host (URLs) or whole (URNs). */
+function issuerKey(issuer: string): string {
+  const trimmed = issuer.trim().replace(/\/+$/, '');
+  return URL.canParse(trimmed) ? new URL(trimmed).href.replace(/\/+$/, '') : trimmed;
+}

@@ -1,0 +1,146 @@
+import type { ProviderDefinition } from '../providers/provider-definition.js';
+import { error, type SettingsProblem } from '../settings/problem.js';
+import { checkProvider, type ProviderSection } from '../settings/provider-rules.js';
+import type { ClaimMappings, Environment, ProviderCommonSettings } from '../settings/settings.js';
+import {
+  CONNECTION_KEY_DEFAULTS,
+  CONNECTION_KEY_KINDS,
+  connectionBasePath,
+  isConnectionName,
+  type Connection,
+  type ConnectionDeclaration,
+} from './connection.js';
+import { isConsumerDomainPattern } from './consumer-domains.js';
+import { normalizeDomainPattern } from './email-domain.js';
+
+export interface ConnectionRulesContext {
+  environment: Environment;
+  /** The provider kinds this build declares; those with `instancePaths` can back a connection. */
+  protocols: readonly ProviderDefinition[];
+}
+
+/**
+ * Checks one declared connection by every rule that needs no other connection, and builds
+ * it: the protocol's own startup rules on its section (defaults, the keys set, the paths
+ * derived from the name), then the connection's (a usable name, an organization, domains
+ * that are domains and nobody's mailbox provider). Problems name the full key and never a
+ * value. Rules between connections (one owner per domain, per identity provider, per
+ * name) are the directory's (ConnectionIndex).
+ */
+export function readConnection(
+  declaration: ConnectionDeclaration,
+  context: ConnectionRulesContext,
+): { connection?: Connection; problems: SettingsProblem[] } {
+  const { name, section } = declaration;
+  const key = (setting: string) => `${declaration.origin}:${setting}`;
+  const problems: SettingsProblem[] = [...declaration.problems];
+  if (!isConnectionName(name)) {
+    problems.push(
+      error(
+        declaration.origin,
+        'names a connection badly: a connection name is letters, digits and "-", starting with a letter, at most 63 characters',
+      ),
+    );
+  }
+  const protocolName = typeof section.Protocol === 'string' ? section.Protocol : '';
+  const protocol = context.protocols.find((kind) => kind.instancePaths && kind.key === protocolName);
+  if (!protocol) {
+    const offered = context.protocols.filter((kind) => kind.instancePaths).map((kind) => kind.key);
+    problems.push(error(key('Protocol'), `must be one of ${offered.join(', ')}`));
+    return { problems };
+  }
+  const derivedPaths = protocol.instancePaths?.(connectionBasePath(name)) ?? {};
+  const protocolKeys: Record<string, unknown> = {};
+  for (const [setting, value] of Object.entries(section)) {
+    if (setting in CONNECTION_KEY_KINDS) continue;
+    if (setting === 'Scheme') problems.push(error(key(setting), 'is the connection name: a connection sets no Scheme'));
+    else if (!(setting in protocol.kinds))
+      problems.push(error(key(setting), `is not a key of a ${protocol.key} connection`));
+    else if (setting in derivedPaths && value !== '') {
+      problems.push(
+        error(
+          key(setting),
+          `is derived from the connection name (${derivedPaths[setting]}); it may only be set to "" to turn that path off`,
+        ),
+      );
+    } else protocolKeys[setting] = value;
+  }
+
+  const organization = typeof section.Organization === 'string' ? section.Organization.trim() : '';
+  if (organization === '') problems.push(error(key('Organization'), 'is required: the identifier of the organization'));
+  else if (organization.length > 200 || /\p{Cc}/u.test(organization)) {
+    problems.push(error(key('Organization'), 'must be at most 200 characters, without control characters'));
+  }
+  const allowConsumer = section.AllowConsumerDomains === true;
+  const domains = readDomains(section.Domains, allowConsumer, key('Domains'), problems);
+
+  const displayName =
+    typeof section.DisplayName === 'string' && section.DisplayName.trim() !== '' ? section.DisplayName : name;
+  const settings = {
+    ...structuredClone(protocol.defaults),
+    ...derivedPaths,
+    ...protocolKeys,
+    Enabled: true,
+    Scheme: name,
+    DisplayName: displayName,
+  } as ProviderCommonSettings;
+  const at: ProviderSection = { key, requiredWhen: `${protocol.key} is a connection's Protocol` };
+  problems.push(...checkProvider(protocol, settings, context.environment, at));
+  if (problems.some((problem) => problem.severity === 'error')) return { problems };
+  const issuer = protocol.declaredIssuer?.(settings);
+
+  return {
+    problems,
+    connection: {
+      name,
+      id: name.toLowerCase(),
+      protocol,
+      organization,
+      displayName,
+      domains,
+      showOnLoginPage: section.ShowOnLoginPage === true,
+      sendLoginHint:
+        typeof section.SendLoginHint === 'boolean' ? section.SendLoginHint : CONNECTION_KEY_DEFAULTS.SendLoginHint,
+      claimMappings: readMappings(section.ClaimMappings),
+      settings,
+      issuer: issuer?.value ?? '',
+      issuerSetting: issuer?.key ?? '',
+      origin: declaration.origin,
+      fingerprint: JSON.stringify([name, Object.entries(section).sort(([a], [b]) => (a < b ? -1 : 1))]),
+    },
+  };
+}
+
+function readDomains(value: unknown, allowConsumer: boolean, key: string, problems: SettingsProblem[]): string[] {
+  const entries = Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  if (entries.length === 0) {
+    problems.push(error(key, "is required: at least one of the organization's e-mail domains"));
+    return [];
+  }
+  const domains: string[] = [];
+  entries.forEach((entry, index) => {
+    const pattern = normalizeDomainPattern(entry);
+    if (pattern === undefined) {
+      problems.push(
+        error(`${key}:${index}`, 'must be a domain (example.com) or a wildcard over its subdomains (*.example.com)'),
+      );
+    } else if (!allowConsumer && isConsumerDomainPattern(pattern)) {
+      problems.push(
+        error(
+          `${key}:${index}`,
+          'is a consumer mail domain anyone can have an address at; an organization cannot claim it (set AllowConsumerDomains only for a provider of your own that signs in the public)',
+        ),
+      );
+    } else if (domains.includes(pattern)) {
+      problems.push(error(`${key}:${index}`, 'is listed twice'));
+    } else domains.push(pattern);
+  });
+  return domains;
+}
+
+function readMappings(value: unknown): ClaimMappings {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
