@@ -56,6 +56,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
+      developmentHints: environment !== 'production',
     }),
     ...sessionsRoutes({
       manageSessions: parts.manageSessions,

@@ -15,7 +15,7 @@ export function checkProvider(
   settings: ProviderCommonSettings,
   environment: Environment,
 ): SettingsProblem[] {
-  const check = providerChecks(definition.key, environment);
+  const check = providerChecks(definition.key, providerLabel(definition), environment);
   const problems: SettingsProblem[] = [];
   if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(settings.Scheme)) {
     problems.push(...check.problem('Scheme', 'must be a non-empty name of letters, digits, ".", "_" or "-"'));
@@ -34,11 +34,16 @@ export function checkProvider(
   return [...problems, ...definition.rules(settings, check)];
 }
 
-function providerChecks(provider: string, environment: Environment): ProviderChecks {
+/** How a message names a provider: its key, and the vendor behind a neutral key ("Social3 (GitHub)"). */
+function providerLabel(definition: ProviderDefinition): string {
+  return definition.vendorName ? `${definition.key} (${definition.vendorName})` : definition.key;
+}
+
+function providerChecks(provider: string, label: string, environment: Environment): ProviderChecks {
   const key = (name: string) => keyOf('Authentication', 'Providers', provider, name);
   const problem = (name: string, message: string) => [error(key(name), message)];
   const required = (name: string, value: string) =>
-    value.trim() === '' ? problem(name, `is required when the ${provider} provider is enabled`) : [];
+    value.trim() === '' ? problem(name, `is required when the ${label} provider is enabled`) : [];
   const optionalHttpsUrl = (name: string, value: string) => {
     const message = value.trim() === '' ? undefined : httpsRequirementMessage(value, environment);
     return message ? problem(name, message) : [];

@@ -17,6 +17,8 @@ export interface AccountRouteDeps {
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
   signedOutNotice: SignedOutNotice;
+  /** Outside production, the login page without providers also points at `npm run demo`. */
+  developmentHints: boolean;
 }
 
 /** `/Account/Login`, `/Account/Logout` and `/Account/AccessDenied`. */
@@ -33,6 +35,7 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('login', {
           authenticationEnabled: deps.authenticationEnabled,
+          developmentHints: deps.developmentHints,
           signedOut,
           providers: deps.providers.map((provider) => ({
             displayName: provider.displayName,
