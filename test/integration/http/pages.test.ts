@@ -142,3 +142,41 @@ describe('pages', () => {
     expect([...bytes.slice(0, 4)], 'ICO header: reserved 0, type 1 (icon)').to.deep.equal([0, 0, 1, 0]);
   });
 });
+
+describe('the login page with no provider registered', () => {
+  const loginHtml = async (env: Record<string, string>) => {
+    const running = await startGatehouse(env);
+    try {
+      return await (await page(running, '/Account/Login')).text();
+    } finally {
+      await running.close();
+    }
+  };
+
+  it('says nobody can sign in, points at npm run demo and at each provider page in docs/, one key a line', async () => {
+    const html = await loginHtml({});
+    expect(html).to.contain('No sign-in provider is configured yet, so nobody can sign in.');
+    expect(html).to.contain('<code>npm run demo</code>');
+    for (const doc of ['openid-connect.md', 'saml2.md', 'social.md'])
+      expect(html).to.contain(`<code>docs/<wbr>providers/<wbr>${doc}</code>`);
+    const lines = [...html.matchAll(/<span class="line">(.*?)<\/span>/g)].map((match) =>
+      match[1]?.replace(/<wbr>/g, ''),
+    );
+    expect(lines).to.deep.equal([
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled=true',
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority=https://your-provider.example',
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId=…',
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret=…',
+    ]);
+  });
+
+  it('in production names the keys and the docs, not the demo (a deployment has none)', async () => {
+    const html = await loginHtml({
+      NODE_ENV: 'production',
+      ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com',
+      ProjectTemplate__Hosting__TrustProxy: 'true',
+    });
+    expect(html).to.contain('No sign-in provider is configured yet').and.contain('docs/<wbr>providers/');
+    expect(html).not.to.contain('npm run demo');
+  });
+});
