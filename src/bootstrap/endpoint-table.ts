@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Governance } from '../application/ports/governance.js';
 import type { IdentityProviderInfo } from '../application/ports/identity-provider.js';
 import type { BeginSignIn } from '../application/use-cases/begin-sign-in.js';
@@ -19,6 +17,7 @@ import { sessionsRoutes } from '../adapters/koa/routes/sessions-routes.js';
 import type { SignedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
+import { applicationIdentity } from './application-identity.js';
 
 export interface EndpointTableParts {
   settings: ProjectTemplateSettings;
@@ -65,7 +64,14 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       signedOutNotice: parts.signedOutNotice,
     }),
     ...externalRoutes({ beginSignIn: parts.beginSignIn, flowBinding: parts.flowBinding }),
-    ...homeRoutes({ policies: parts.policies, providers }),
+    ...homeRoutes({
+      policies: parts.policies,
+      providers,
+      posture: {
+        authenticationEnabled: settings.Authentication.Enabled,
+        requireAuthenticatedUserByDefault: settings.Authorization.RequireAuthenticatedUserByDefault,
+      },
+    }),
     ...adminRoutes({
       info,
       now: parts.now,
@@ -82,10 +88,6 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
 }
 
 function appInfo(rootDir: string, environment: Environment, startedAt: number) {
-  const manifest: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
-  const field = (name: string) =>
-    typeof manifest === 'object' && manifest !== null && name in manifest
-      ? String((manifest as Record<string, unknown>)[name])
-      : 'unknown';
-  return { name: field('name'), version: field('version'), environment, startedAt };
+  const { name, version } = applicationIdentity(rootDir);
+  return { name, version, environment, startedAt };
 }

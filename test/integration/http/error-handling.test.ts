@@ -73,6 +73,7 @@ async function serve(options: { production: boolean; showStackTraces: boolean })
     trustProxy: false,
     viewsDir: join(root, 'views'),
     publicDir: join(root, 'public'),
+    applicationName: 'Gatehouse',
     formActionOrigins: [],
     endpoints: failing,
     authorizeEndpoint: () => undefined,

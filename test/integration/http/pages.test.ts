@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findProjectRoot } from '../../../src/bootstrap/project-root.js';
 import { adminClaims, plainClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
@@ -45,6 +48,7 @@ describe('pages', () => {
       expect(html).to.contain('<h1>Administration</h1>');
       expect(html).to.contain('<span class="provider-name">Example Identity</span>');
       expect(html).to.contain('<strong>Administrator</strong>');
+      expect(html).to.contain('a claim of type <code>application:role</code> whose value is one of');
       for (const secret of [CLIENT_SECRET, 'redis-password-sentinel-77aa', REDIS_URL])
         expect(html).not.to.contain(secret);
     });
@@ -72,6 +76,10 @@ describe('pages', () => {
       const html = await (await page(running, '/', cookie)).text();
       expect(html).to.contain('You signed in with <strong class="provider-name">Example Identity</strong>');
       expect(html).to.contain('<a class="button" href="/Admin">Open the administration page</a>');
+      expect(html).to.contain(
+        '<a href="/api/app-info">/api/app-info</a> <span class="muted">any signed-in user</span>',
+      );
+      expect(html).to.contain('<span class="muted">administrator role</span>');
     });
 
     it('offers no administration button to a user without the role', async () => {
@@ -168,6 +176,20 @@ describe('the login page with no provider registered', () => {
       'ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId=…',
       'ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret=…',
     ]);
+  });
+
+  it("carries the application's name from package.json (displayName, else name) in its title, header and footer", async () => {
+    const manifest: unknown = JSON.parse(readFileSync(join(findProjectRoot(), 'package.json'), 'utf8'));
+    const name =
+      typeof manifest === 'object' && manifest !== null && 'displayName' in manifest
+        ? String(manifest.displayName)
+        : typeof manifest === 'object' && manifest !== null && 'name' in manifest
+          ? String(manifest.name)
+          : expect.fail('package.json has no name');
+    const html = await loginHtml({});
+    expect(html).to.contain(`<title>Sign in · ${name}</title>`);
+    expect(html).to.contain(`<span class="brand-mark" aria-hidden="true">◆</span> ${name}</a>`);
+    expect(html).to.contain(`<footer class="footer">${name} · `);
   });
 
   it('in production names the keys and the docs, not the demo (a deployment has none)', async () => {

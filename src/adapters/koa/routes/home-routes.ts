@@ -6,8 +6,15 @@ import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js'
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 
+export interface HomeRouteDeps {
+  policies: PolicyRegistry;
+  providers: readonly IdentityProviderInfo[];
+  /** Who the page's links answer depends on the posture: the fallback for unannotated ones, authentication for the rest. */
+  posture: { authenticationEnabled: boolean; requireAuthenticatedUserByDefault: boolean };
+}
+
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
-export function homeRoutes(deps: { policies: PolicyRegistry; providers: readonly IdentityProviderInfo[] }): Endpoint[] {
+export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
   return [
     {
       method: 'GET',
@@ -29,6 +36,7 @@ export function homeRoutes(deps: { policies: PolicyRegistry; providers: readonly
           })),
           // The link is a convenience; /Admin checks the policy again whoever follows it.
           showAdministration: satisfied.includes(PolicyNames.AdministratorRole),
+          posture: deps.posture,
         });
       },
     },
