@@ -32,12 +32,14 @@ describe('npm run demo (the terminal)', function () {
   let child: ChildProcess | undefined;
   let app: string;
 
-  before(async () => {
+  before(async function () {
+    // Five servers and their keys, compiled on the fly: a loaded machine (CI shares its cores) needs a while.
+    this.timeout(60_000);
     const port = await freePort();
     app = `http://127.0.0.1:${port}`;
     demo = spawnEntryPoint(['--import', 'tsx', 'scripts/demo.ts'], { NODE_ENV: 'development', PORT: String(port) });
     child = demo.child;
-    await waitFor(demo, 'Ctrl+C stops them all');
+    await waitFor(demo, 'Ctrl+C stops them all', 50_000);
   });
   after(async () => {
     if (child && child.exitCode === null) {
