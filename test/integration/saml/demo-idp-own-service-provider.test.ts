@@ -16,17 +16,11 @@ import { redirectUrl } from '../../../scripts/saml/logout-messages.js';
 import { readServiceProviderMetadata } from '../../../scripts/saml/service-provider-from-metadata.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 import { CookieJar } from '../../support/drive-oidc-login.js';
+import { answerAtDemoSamlIdentityProvider } from '../../support/demo-saml-answer.js';
 import { SamlBrowser } from '../../support/saml-app.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 const SAML = 'ProjectTemplate__Authentication__Providers__Saml2__';
-
-/** The hidden fields of the identity provider's auto-submitted form. */
-function hiddenFields(page: string): Record<string, string> {
-  return Object.fromEntries(
-    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
-  );
-}
 
 describe('the demo SAML identity provider and a service provider of your own, known by its metadata URL', function () {
   this.timeout(30_000);
@@ -66,17 +60,10 @@ describe('the demo SAML identity provider and a service provider of your own, kn
     const browser = new SamlBrowser();
     const challenge = await browser.get(`${app.url}/External/Challenge?provider=Saml2&returnUrl=%2F`);
     const sso = challenge.headers.get('location') ?? expect.fail('no redirect to the identity provider');
-    const login = await fetch(sso);
-    expect(login.status).to.equal(200);
-    const loginPage = await login.text();
-    expect(loginPage).to.contain('<meta name="viewport"');
-    const pending = /name="pending" value="([^"]+)"/.exec(loginPage)?.[1] ?? expect.fail('no login form');
     const idpJar = new CookieJar();
-    const answer = await idpJar.fetch(new URL('/sso/login', sso), {
-      method: 'POST',
-      body: new URLSearchParams({ pending, login: 'admin', password: 'any' }),
-    });
-    const form = hiddenFields(await answer.text());
+    const { loginPage, loginHtml, form } = await answerAtDemoSamlIdentityProvider(sso, 'admin', idpJar);
+    expect(loginPage.status).to.equal(200);
+    expect(loginHtml).to.contain('<meta name="viewport"');
     expect(Buffer.from(form.SAMLResponse ?? '', 'base64').toString('utf8')).to.contain('<saml:EncryptedAssertion');
     expect((await browser.post(`${app.url}/Saml2/Acs`, form)).status).to.equal(302);
     expect(await (await browser.get(`${app.url}/`)).text()).to.contain('<td>Ada Admin</td>');
