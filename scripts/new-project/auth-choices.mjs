@@ -23,6 +23,7 @@
  * @property {boolean} [challengeDirectly] DefaultChallengeScheme is the provider's scheme: anonymous browsers go straight to it
  * @property {KeyToSupply[]} keysToSupply what the startup rules still require
  * @property {string} [docsPage] the provider's page in docs/: what to register there, every key
+ * @property {string} [vendor] the company behind a neutrally named provider key (Social1: Microsoft)
  */
 
 export const PROVIDER_KEYS = /** @type {const} */ (['OpenIdConnect', 'Saml2', 'Social1', 'Social2', 'Social3']);
@@ -76,6 +77,7 @@ export const AUTH_CHOICES = {
     summary: 'Social1 (Microsoft) sign-in enabled with its starter values; the login page offers it',
     authentication: true,
     provider: 'Social1',
+    vendor: 'Microsoft',
     docsPage: 'docs/providers/social.md',
     challengeDirectly: false,
     keysToSupply: clientCredentials('Microsoft (an Entra app registration)'),
@@ -84,6 +86,7 @@ export const AUTH_CHOICES = {
     summary: 'Social2 (Amazon) sign-in enabled with its starter values; the login page offers it',
     authentication: true,
     provider: 'Social2',
+    vendor: 'Amazon',
     docsPage: 'docs/providers/social.md',
     challengeDirectly: false,
     keysToSupply: clientCredentials('Amazon (a Login with Amazon security profile)'),
@@ -92,6 +95,7 @@ export const AUTH_CHOICES = {
     summary: 'Social3 (GitHub) sign-in enabled with its starter values; the login page offers it',
     authentication: true,
     provider: 'Social3',
+    vendor: 'GitHub',
     docsPage: 'docs/providers/social.md',
     challengeDirectly: false,
     keysToSupply: clientCredentials('GitHub (an OAuth app)'),

@@ -70,8 +70,8 @@ function postureSection(facts) {
       '',
       'To close the application, set both keys to `true` and enable a provider (see Configuration);',
       'the startup rules refuse authentication off with the authenticated fallback on. `npm run demo`',
-      'always runs with cookie sign-in on, against a local demo identity provider, to show what that',
-      'looks like.',
+      "always runs with Gatehouse's own posture (sign-in on) against local demo identity providers, to",
+      'show what that looks like.',
     ];
   }
   if (!choice.provider || !facts.provider) {
@@ -87,7 +87,7 @@ function postureSection(facts) {
   const { scheme, displayName, callbackPath } = facts.provider;
   const section = `ProjectTemplate:Authentication:Providers:${choice.provider}`;
   return [
-    `**${displayName} sign-in is on** (\`--authProvider ${choiceName}\`): \`config/appsettings.json\` sets`,
+    `**${displayName}${choice.vendor ? ` (${choice.vendor})` : ''} sign-in is on** (\`--authProvider ${choiceName}\`): \`config/appsettings.json\` sets`,
     `\`${section}:Enabled\` to \`true\` with the provider's starter values.`,
     ...(choice.challengeDirectly
       ? [
@@ -122,6 +122,7 @@ function postureSection(facts) {
     '`config/appsettings.json` is committed. The starter values are starting points: bind them to',
     'production URLs, provider registrations, claims, token policy, secret management, session',
     'behaviour and MFA expectations before production use (see the Production checklist).',
+    ...(choice.docsPage ? ['', `What to register at the provider, and every key of it: \`${choice.docsPage}\`.`] : []),
   ];
 }
 

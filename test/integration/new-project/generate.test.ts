@@ -172,6 +172,9 @@ describe('new project: generating every --authProvider choice', function () {
         if (key.secret)
           expect(row).to.contain('`.env`').and.contain('secret store').and.contain('never the repository');
       }
+      if (choice.docsPage) expect(readme, name).to.contain(`every key of it: \`${choice.docsPage}\``);
+      if (choice.vendor) expect(readme, name).to.contain(`(${choice.vendor}) sign-in is on**`);
+      if (keys.length > 0) expect(normalized(readme), name).to.contain('`npm test` passes without them');
     }
   });
 
