@@ -35,7 +35,8 @@ const projects = Object.keys(AUTH_CHOICES).map((choice) => ({
 
 for (const { choice, install, starts } of projects) {
   describe(`new project --authProvider ${choice} (${install === 'npm ci' ? 'a real npm ci' : 'the template’s packages linked'})`, function () {
-    this.timeout(5 * MINUTE);
+    // A project's npm test takes a few minutes on two shared cores: room for a loaded CI machine.
+    this.timeout(10 * MINUTE);
     let folder: string;
     let dir: string;
     let installOutput = '';
@@ -62,7 +63,7 @@ for (const { choice, install, starts } of projects) {
       });
 
     it('passes its own npm test, as generated', async () => {
-      const result = await run('npm', ['test'], dir, { timeoutMs: 5 * MINUTE });
+      const result = await run('npm', ['test'], dir, { timeoutMs: 10 * MINUTE });
       const summary = /(\d+) passing[\s\S]*$/.exec(result.stdout)?.[0] ?? '';
       expect(result.status, `${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`).to.equal(0);
       expect(Number(/(\d+) passing/.exec(summary)?.[1])).to.be.greaterThan(500);
@@ -102,7 +103,7 @@ for (const { choice, install, starts } of projects) {
       const port = await freePort();
       const command = start('npm', ['run', 'demo'], dir, cleanEnvironment({ PORT: String(port), DEMO_IDP_PORT: '0' }));
       running.push(command);
-      await waitForOutput(command, /Gatehouse demo is running/, MINUTE);
+      await waitForOutput(command, /Gatehouse demo is running/, 2 * MINUTE);
       const appUrl = `http://127.0.0.1:${port}`;
       const browser = new TestBrowser();
       const callback = await browser.signIn(appUrl, 'admin');
