@@ -70,6 +70,8 @@ let gatehouse;
 try {
   gatehouse = await createGatehouse({
     logDestination: prettyLogLines?.(),
+    // A configuration error is printed below, once, as text.
+    logStartupErrors: false,
     env: {
       NODE_ENV: 'development',
       ...process.env,
@@ -91,11 +93,13 @@ try {
     },
   });
 } catch (error) {
-  if (error instanceof StartupError) console.error(error.problems.map(formatProblem).join('\n'));
   await idp.close();
   await samlIdp.close();
   await social.close();
-  throw error;
+  if (!(error instanceof StartupError)) throw error;
+  // What is wrong, once and as text (as `npm start` says it), without a stack trace.
+  console.error(`${error.message}\n${error.problems.map((problem) => `  ${formatProblem(problem)}`).join('\n')}`);
+  process.exit(1);
 }
 await gatehouse.listen(port, '127.0.0.1');
 

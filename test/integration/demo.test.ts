@@ -144,4 +144,20 @@ describe('npm run demo (the terminal)', function () {
     const providerLines = `${stdout}\n${stderr}`.split('\n').filter((line) => line.includes('oidc-provider'));
     expect(providerLines.filter((line) => !line.includes('Unsupported runtime'))).to.deep.equal([]);
   });
+
+  it('says a configuration error once, as text, and exits 1 without a stack trace', async function () {
+    this.timeout(60_000);
+    const failing = spawnEntryPoint(['--import', 'tsx', 'scripts/demo.ts'], {
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      ProjectTemplate__Session__IdleTimeout: '1',
+    });
+    expect(await exitOf(failing.child)).to.equal(1);
+    const { stdout, stderr } = failing.output();
+    const said = `${stdout}\n${stderr}`.split('\n').filter((line) => line.includes('IdleTimeout must be at least 60'));
+    expect(said).to.deep.equal(['  error: ProjectTemplate:Session:IdleTimeout must be at least 60 seconds']);
+    expect(stderr)
+      .to.contain('Gatehouse cannot start: 1 configuration error(s)')
+      .and.not.match(/^\s+at /m);
+  });
 });
