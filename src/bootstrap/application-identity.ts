@@ -16,11 +16,11 @@ export interface ApplicationIdentity {
  */
 export function applicationIdentity(rootDir: string): ApplicationIdentity {
   const manifest: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
-  const field = (name: string): string | undefined =>
-    typeof manifest === 'object' && manifest !== null && name in manifest
-      ? String((manifest as Record<string, unknown>)[name])
-      : undefined;
+  const field = (key: string): string | undefined => {
+    if (typeof manifest !== 'object' || manifest === null) return undefined;
+    const value: unknown = Object.getOwnPropertyDescriptor(manifest, key)?.value;
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
   const name = field('name') ?? 'unknown';
-  const displayName = field('displayName')?.trim();
-  return { name, version: field('version') ?? 'unknown', displayName: displayName || name };
+  return { name, version: field('version') ?? 'unknown', displayName: field('displayName') ?? name };
 }
