@@ -15,13 +15,15 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applicationIdentity } from '../src/bootstrap/application-identity.js';
 import { buildInputsDigest, isBuildCurrent, writeStamp } from './build/build-stamp.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const name = applicationIdentity(projectRoot).displayName;
 
 const ifChanged = process.argv.includes('--if-changed');
 if (ifChanged && isBuildCurrent(projectRoot)) {
-  console.log('Gatehouse build is up to date (nothing it is built from changed since the last build); starting.');
+  console.log(`${name}: the build is up to date (nothing it is built from changed since the last build); starting.`);
   process.exit(0);
 }
 // Loaded only for a build: the check above is all a start with nothing changed pays for.
@@ -30,7 +32,7 @@ const { GENERATED_VALIDATOR_PATH, settingsValidatorSource } = await import('./bu
 
 const started = performance.now();
 console.log(
-  ifChanged ? 'Building Gatehouse: it was never built, or what it is built from changed since.' : 'Building Gatehouse.',
+  ifChanged ? `Building ${name}: it was never built, or what it is built from changed since.` : `Building ${name}.`,
 );
 await step('1/3 settings validator from the schema', async () =>
   writeFileSync(join(projectRoot, GENERATED_VALIDATOR_PATH), settingsValidatorSource()),

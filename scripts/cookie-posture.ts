@@ -5,8 +5,9 @@ const defaults = defaultSettings(builtInProviders);
 
 /**
  * Gatehouse's built-in authentication posture (docs: Posture, 2-3; the
- * `--authProvider cookies` choice): local cookie authentication on, every external provider
- * off, the authenticated fallback on. Spelled as environment variables, which win over
+ * `--authProvider cookies` choice): cookie authentication on (the signed-in session's
+ * cookie, sign-in through a provider), every external provider off, the authenticated
+ * fallback on. Spelled as environment variables, which win over
  * `config/appsettings.json`: the demo and the test suites that exercise sign-in run with it
  * whatever posture a project committed (a project generated with `--authProvider none`, or
  * one whose provider still waits for its keys). Suites that check the project's own posture

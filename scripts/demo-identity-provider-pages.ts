@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { demoPage, escapeHtml } from './demo-page.js';
 import type { DemoUser } from './demo-users.js';
 
 type Users = Readonly<Record<string, DemoUser>>;
@@ -140,31 +141,8 @@ export async function renderError(ctx: { type: string; body: unknown }, out: Rec
 }
 
 function page(title: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · demo identity provider</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<p class="eyebrow">Demo identity provider · development only</p>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>`;
+  return demoPage({ eyebrow: 'Demo identity provider · development only', title, body });
 }
-
-const STYLE = `body{margin:0;padding:2rem 1rem;background:#f3f1ec;color:#2a2620;font:16px/1.5 system-ui,sans-serif}
-main{max-width:26rem;margin:0 auto;background:#fff;border:1px solid #e2ddd2;border-radius:10px;padding:1.5rem}
-h1{margin:0 0 1rem;font-size:1.4rem}.eyebrow{margin:0;color:#8a5a00;font-size:.8rem;font-weight:600;text-transform:uppercase;letter-spacing:.05em}
-label{display:block;margin:.6rem 0;font-size:.9rem}input{display:block;width:100%;box-sizing:border-box;margin-top:.2rem;padding:.5rem;font:inherit;border:1px solid #cfc8b8;border-radius:6px}
-button{display:block;width:100%;margin:.8rem 0 0;padding:.6rem;font:inherit;color:#fff;background:#8a5a00;border:1px solid #8a5a00;border-radius:6px;cursor:pointer}
-button.secondary{color:#8a5a00;background:#fff}code{background:#f3f1ec;padding:0 .3em;border-radius:4px}
-.problem{color:#a3261b}.small{font-size:.85rem;color:#6b6457}ul{padding-left:1.2rem}`;
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   let body = '';
@@ -178,13 +156,4 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(html);
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }

@@ -6,8 +6,11 @@
  * service provider registered with an encryption certificate. Nothing in src/ imports it.
  *
  * It serves its metadata at /metadata, takes AuthnRequests with the HTTP-Redirect binding
- * at /sso, and answers registered service providers only, with a page that POSTs the
- * response to their Assertion Consumer Service (the HTTP-POST binding). Its home page, /,
+ * at /sso, and answers the service providers it was started with, and any other on this
+ * machine whose entity ID is the URL of its own metadata (a Gatehouse of your own, with
+ * EntityId set to PublicOrigin + /Saml2/Acs: service-provider-from-metadata.ts), with a page
+ * that POSTs the response to their Assertion Consumer Service (the HTTP-POST binding). Its
+ * pages have the demo's look (demo-page.ts). Its home page, /,
  * is a portal: it starts IdP-initiated sign-ins (an unsolicited response, no InResponseTo,
  * RelayState "/"), as the app tiles of Okta, Entra ID or ADFS do.
  *
@@ -21,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { demoPage, escapeHtml } from './demo-page.js';
 import { DEMO_USERS } from './demo-users.js';
 import {
   identityProviderMetadataXml,
@@ -30,7 +34,8 @@ import {
 import { encryptAssertion } from './saml/assertion-encryption.js';
 import { logoutRequestXml, logoutResponseXml, redirectUrl } from './saml/logout-messages.js';
 import { readRedirectedMessage } from './saml/authn-request.js';
-import { assertionXml, encodeForPost, escapeXml, newSamlId, responseXml, signElement } from './saml/saml-response.js';
+import { assertionXml, encodeForPost, newSamlId, responseXml, signElement } from './saml/saml-response.js';
+import { serviceProviderFromMetadata } from './saml/service-provider-from-metadata.js';
 import { makeSigningCredential, type SigningCredential } from './saml/signing-credential.js';
 
 export interface DemoServiceProvider {
@@ -104,8 +109,22 @@ export async function startDemoSamlIdentityProvider(
     return sessionIndex;
   };
   let origin = '';
+  /** Service providers that introduced themselves by their metadata URL, by entity ID (read again at each AuthnRequest). */
+  const byMetadata = new Map<string, DemoServiceProvider>();
+  const serviceProviders = () => [...options.serviceProviders, ...byMetadata.values()];
+  const serviceProviderNamed = (entityId: string | null | undefined) =>
+    serviceProviders().find((sp) => sp.entityId === entityId);
   const serviceProviderOf = (request: ReceivedAuthnRequest) =>
-    options.serviceProviders.find((sp) => sp.entityId === request.issuer && sp.acsUrl === request.acsUrl);
+    serviceProviders().find((sp) => sp.entityId === request.issuer && sp.acsUrl === request.acsUrl);
+  /** A configured service provider, or one on this machine whose entity ID is its metadata URL (read now: keys change at restart). */
+  const knownServiceProvider = async (request: ReceivedAuthnRequest) => {
+    if (!options.serviceProviders.some((sp) => sp.entityId === request.issuer)) {
+      const described = await serviceProviderFromMetadata(request.issuer);
+      if (described) byMetadata.set(described.entityId, described);
+      else byMetadata.delete(request.issuer);
+    }
+    return serviceProviderOf(request);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', origin);
@@ -118,21 +137,21 @@ export async function startDemoSamlIdentityProvider(
     }
     if (req.method === 'GET' && url.pathname === '/sso') {
       const request = readRedirectedAuthnRequest(url);
-      const known = serviceProviderOf(request);
-      if (!known) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unknown service provider.');
+      const known = await knownServiceProvider(request);
+      if (!known) return void page(res, 'Unknown service provider', unknownServiceProvider(request), 400);
       const key = randomBytes(16).toString('hex');
       pending.set(key, request);
-      return void page(res, 'Demo SAML identity provider', loginForm(key, request.issuer));
+      return void page(res, 'Sign in', loginForm(key, request.issuer));
     }
     if (req.method === 'POST' && url.pathname === '/sso/login') {
       const form = new URLSearchParams(await body(req));
       const request = pending.get(form.get('pending') ?? '');
       const login = form.get('login');
       if (!request || (login !== 'admin' && login !== 'user')) {
-        return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>');
+        return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>', 400);
       }
       pending.delete(form.get('pending') ?? '');
-      const serviceProvider = options.serviceProviders.find((sp) => sp.entityId === request.issuer);
+      const serviceProvider = serviceProviderNamed(request.issuer);
       const sessionIndex = startSession(res, login, serviceProvider);
       const response = signedResponse(
         signing,
@@ -142,17 +161,17 @@ export async function startDemoSamlIdentityProvider(
         request.id,
         sessionIndex,
       );
-      return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), true);
+      return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), 200, true);
     }
     if (req.method === 'GET' && url.pathname === '/') {
-      return void page(res, 'Demo SAML identity provider: portal', portal(options.serviceProviders));
+      return void page(res, 'Portal', portal(serviceProviders()));
     }
     if (req.method === 'POST' && url.pathname === '/portal/login') {
       const form = new URLSearchParams(await body(req));
-      const serviceProvider = options.serviceProviders[Number(form.get('sp'))];
+      const serviceProvider = serviceProviders()[Number(form.get('sp'))];
       const login = form.get('login');
       if (!serviceProvider || (login !== 'admin' && login !== 'user')) {
-        return void page(res, 'Sign-in failed', '<p>Unknown user or application. Users: admin, user.</p>');
+        return void page(res, 'Sign-in failed', '<p>Unknown user or application. Users: admin, user.</p>', 400);
       }
       // SAML Profiles 4.1.5: unsolicited, so no InResponseTo; RelayState by convention names the page to land on.
       const response = signedResponse(
@@ -163,15 +182,17 @@ export async function startDemoSamlIdentityProvider(
         null,
         startSession(res, login, serviceProvider),
       );
-      return void page(res, 'Signing you in', postForm(serviceProvider.acsUrl, response, '/'), true);
+      return void page(res, 'Signing you in', postForm(serviceProvider.acsUrl, response, '/'), 200, true);
     }
     if (req.method === 'GET' && url.pathname === '/logout') {
       const session = sessions.get(cookieOf(req) ?? '');
       return void page(
         res,
-        'Demo SAML identity provider',
+        'Sign out',
         session
-          ? `<p>Signed in here as <b>${session.login}</b>.</p><form method="post" action="/logout"><button type="submit">Sign out everywhere</button></form>`
+          ? `<p>Signed in here as <strong>${escapeHtml(DEMO_USERS[session.login].name)}</strong> (<code>${session.login}</code>), at <code>${escapeHtml(session.serviceProvider.entityId)}</code>.</p>
+<form method="post" action="/logout"><button type="submit">Sign out everywhere</button></form>
+<p class="small">Signs you out here, then of the application too (SAML single logout).</p>`
           : '<p>Nobody is signed in here.</p>',
       );
     }
@@ -200,13 +221,18 @@ export async function startDemoSamlIdentityProvider(
         return void page(res, 'Signed out', '<p>You are signed out here and at the application.</p>');
       }
       const issuer = message.document.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Issuer')[0];
-      const serviceProvider = options.serviceProviders.find((sp) => sp.entityId === issuer?.textContent);
+      const serviceProvider = serviceProviderNamed(issuer?.textContent);
       if (
         !serviceProvider?.singleLogoutUrl ||
         !serviceProvider.signingCertificatePem ||
         !message.signatureValid(serviceProvider.signingCertificatePem)
       ) {
-        return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unsigned or unknown LogoutRequest.');
+        return void page(
+          res,
+          'Sign-out refused',
+          '<p>The LogoutRequest is unsigned, or comes from an unknown service provider.</p>',
+          400,
+        );
       }
       // SP-initiated single logout: end the session here, answer with a signed LogoutResponse.
       const key = cookieOf(req);
@@ -220,10 +246,15 @@ export async function startDemoSamlIdentityProvider(
       res.writeHead(302, { location });
       return void res.end();
     }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    page(
+      res,
+      'Not found',
+      '<p>This demo identity provider has no such page. Its portal is at <a href="/">/</a>.</p>',
+      404,
+    );
   };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch(() => res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request.'));
+    handle(req, res).catch(() => page(res, 'Bad request', '<p>This request could not be read.</p>', 400));
   };
   const server = options.tls
     ? createHttpsServer({ key: options.tls.privateKeyPem, cert: options.tls.certificatePem }, listener)
@@ -288,19 +319,20 @@ function signedResponse(
   return encodeForPost(response);
 }
 
-/** One form per registered application: sign in at the identity provider, land signed in at the application. */
+/** One form per known application: sign in at the identity provider, land signed in at the application. */
 function portal(serviceProviders: DemoServiceProvider[]): string {
-  return serviceProviders
-    .map(
-      (sp, index) => `<form method="post" action="/portal/login">
-  <h2>${escapeXml(sp.entityId)}</h2>
-  <input type="hidden" name="sp" value="${index}">
-  <label>Login <input name="login"></label>
-  <label>Password <input name="password" type="password"></label>
-  <button type="submit">Sign in to this application (IdP-initiated)</button>
+  return `<p>Sign in here and land signed in at an application, as the app tiles of Okta, Entra ID or AD FS do (IdP-initiated). ${usersNote()}</p>
+${serviceProviders
+  .map(
+    (sp, index) => `<form method="post" action="/portal/login">
+<h2><code>${escapeHtml(sp.entityId)}</code></h2>
+<input type="hidden" name="sp" value="${index}">
+<label>Login <input name="login" autocomplete="off"></label>
+<label>Password <input name="password" type="password" placeholder="anything"></label>
+<button type="submit">Sign in to this application (IdP-initiated)</button>
 </form>`,
-    )
-    .join('\n');
+  )
+  .join('\n')}`;
 }
 
 function cookieOf(req: IncomingMessage): string | undefined {
@@ -309,32 +341,51 @@ function cookieOf(req: IncomingMessage): string | undefined {
 }
 
 function loginForm(pendingKey: string, serviceProvider: string): string {
-  return `<p>Sign in to <code>${escapeXml(serviceProvider)}</code> as <b>admin</b> or <b>user</b> (any password).</p>
+  return `<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote()}</p>
 <form method="post" action="/sso/login">
-  <input type="hidden" name="pending" value="${pendingKey}">
-  <label>Login <input name="login" autofocus></label>
-  <label>Password <input name="password" type="password"></label>
-  <button type="submit">Sign in</button>
+<input type="hidden" name="pending" value="${pendingKey}">
+<label>Login <input name="login" autofocus autocomplete="off"></label>
+<label>Password <input name="password" type="password" placeholder="anything"></label>
+<button type="submit">Sign in</button>
 </form>`;
+}
+
+function usersNote(): string {
+  const users = Object.values(DEMO_USERS)
+    .map(
+      (user) =>
+        `<code>${user.login}</code> (${escapeHtml(user.name)}${user.roles.length > 0 ? `: ${escapeHtml(user.roles.join(', '))}` : ', no roles'})`,
+    )
+    .join(' or ');
+  return `Sign in as ${users}, with any password.`;
+}
+
+/** Why an AuthnRequest was refused, and how a service provider of your own gets in. */
+function unknownServiceProvider(request: ReceivedAuthnRequest): string {
+  return `<p><code>${escapeHtml(request.issuer)}</code> is not a service provider this demo knows, or its metadata does not name the Assertion Consumer Service <code>${escapeHtml(request.acsUrl)}</code>.</p>
+<p class="note">It signs in the demo's own Gatehouse, and any service provider on this machine whose entity ID is the URL of its metadata. For a Gatehouse of your own, set <code>EntityId</code> to its <code>PublicOrigin</code> followed by <code>/Saml2/Acs</code>, where it serves its metadata.</p>`;
 }
 
 /** SAML Bindings 3.5.4: a form the browser POSTs to the ACS, submitted at once. */
 function postForm(acsUrl: string, samlResponse: string, relayState: string | undefined): string {
   const relay =
-    relayState === undefined ? '' : `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}">`;
-  return `<form method="post" action="${escapeXml(acsUrl)}" id="saml-post">
+    relayState === undefined ? '' : `<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">`;
+  return `<p>Taking you back to the application…</p>
+<form method="post" action="${escapeHtml(acsUrl)}" id="saml-post">
   <input type="hidden" name="SAMLResponse" value="${samlResponse}">${relay}
   <noscript><button type="submit">Continue</button></noscript>
 </form>`;
 }
 
-function page(res: ServerResponse, title: string, content: string, autoSubmit = false): void {
-  const onload = autoSubmit ? ' onload="document.getElementById(\'saml-post\').submit()"' : '';
-  res
-    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-    .end(
-      `<!doctype html><html lang="en"><head><title>${title}</title></head><body${onload}><h1>${title}</h1>${content}</body></html>`,
-    );
+function page(res: ServerResponse, title: string, content: string, status = 200, autoSubmit = false): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(
+    demoPage({
+      eyebrow: 'Demo SAML identity provider · development only',
+      title,
+      body: content,
+      ...(autoSubmit ? { bodyAttributes: `onload="document.getElementById('saml-post').submit()"` } : {}),
+    }),
+  );
 }
 
 function body(req: IncomingMessage): Promise<string> {

@@ -11,6 +11,28 @@ export interface DemoRegistration {
   displayName: string;
 }
 
+/**
+ * A second client the demo's OpenID provider registers, for a Gatehouse of your own
+ * (`npm start` with your settings, on `origin`, http://127.0.0.1:3001 unless
+ * DEMO_YOUR_APP_ORIGIN says otherwise): its redirect, post-logout and back-channel logout
+ * URIs are registered there. The id and secret are fixed and public on purpose (README,
+ * "Your own configuration against the demo providers"): the provider runs only under
+ * `npm run demo`, on loopback, and signs in only the two demo people.
+ */
+export const YOUR_APP_CLIENT = { clientId: 'your-app', clientSecret: 'your-app-demo-secret' } as const;
+
+export function yourAppClient(origin: string) {
+  return {
+    ...YOUR_APP_CLIENT,
+    redirectUris: [`${origin}${DEMO_CALLBACK_PATH}`],
+    postLogoutRedirectUris: [`${origin}/`],
+    backchannelLogoutUri: `${origin}${DEMO_BACKCHANNEL_LOGOUT_PATH}`,
+  };
+}
+
+/** Sign-ins one client may start per 15 minutes in the demo: no limit anyone clicking meets. */
+export const DEMO_SIGN_INS_PER_CLIENT = 1_000_000;
+
 /** The callback path the demo registers at its provider, so it is pinned here too. */
 export const DEMO_CALLBACK_PATH = '/signin-oidc';
 /** The back-channel logout path the demo registers at its provider (`backchannel_logout_uri`), pinned likewise. */
@@ -31,6 +53,9 @@ export function demoSettings(demo: DemoRegistration): Record<string, string> {
     ...COOKIE_POSTURE,
     ProjectTemplate__Hosting__PublicOrigin: demo.appOrigin,
     ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
+    // The demo exists to be clicked through, cancels and all: the per-client limit on
+    // sign-ins started (30 per 15 minutes) is lifted here, and its banner says so.
+    ProjectTemplate__Session__PendingSignInsPerClient: String(DEMO_SIGN_INS_PER_CLIENT),
     [`${oidc}Enabled`]: 'true',
     [`${oidc}DisplayName`]: demo.displayName,
     [`${oidc}Authority`]: demo.issuer,

@@ -19,6 +19,8 @@ import {
   demoSamlServiceProvider,
   demoSamlSettings,
   demoSettings,
+  YOUR_APP_CLIENT,
+  yourAppClient,
 } from './demo-settings.js';
 import { makeSigningCredential } from './saml/signing-credential.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
@@ -30,6 +32,8 @@ if ((process.env.NODE_ENV ?? 'development') === 'production') {
 
 const port = Number(process.env.PORT ?? 3000);
 const appOrigin = `http://127.0.0.1:${port}`;
+// Where a Gatehouse of your own may run against these providers (README: "Your own configuration against the demo providers").
+const yourAppOrigin = (process.env.DEMO_YOUR_APP_ORIGIN ?? 'http://127.0.0.1:3001').replace(/\/+$/, '');
 const clientId = 'gatehouse-demo';
 const clientSecret = randomBytes(24).toString('base64url');
 
@@ -44,6 +48,7 @@ const idp = await startDemoIdentityProvider({
       backchannelLogoutUri: `${appOrigin}${DEMO_BACKCHANNEL_LOGOUT_PATH}`,
       frontchannelLogoutUri: `${appOrigin}${DEMO_FRONTCHANNEL_LOGOUT_PATH}`,
     },
+    yourAppClient(yourAppOrigin),
   ],
 });
 
@@ -67,6 +72,8 @@ let gatehouse;
 try {
   gatehouse = await createGatehouse({
     logDestination: prettyLogLines?.(),
+    // A configuration error is printed below, once, as text.
+    logStartupErrors: false,
     env: {
       NODE_ENV: 'development',
       ...process.env,
@@ -88,11 +95,13 @@ try {
     },
   });
 } catch (error) {
-  if (error instanceof StartupError) console.error(error.problems.map(formatProblem).join('\n'));
   await idp.close();
   await samlIdp.close();
   await social.close();
-  throw error;
+  if (!(error instanceof StartupError)) throw error;
+  // What is wrong, once and as text (as `npm start` says it), without a stack trace.
+  console.error(`${error.message}\n${error.problems.map((problem) => `  ${formatProblem(problem)}`).join('\n')}`);
+  process.exit(1);
 }
 await gatehouse.listen(port, '127.0.0.1');
 
@@ -102,27 +111,40 @@ const displayName =
 const users = Object.values(idp.users)
   .map((user) => `      ${user.login.padEnd(7)}${user.name}: ${describeAccess(user)}`)
   .join('\n');
+const samlLogoutUrl = new URL('/logout', samlIdp.metadataUrl).href;
 console.log(`
   Gatehouse demo is running.
 
     Open ${appOrigin}/ and choose "Sign in with ${displayName}".
     Sign in as one of these, with any password:
 ${users}
-    Then open /Admin as each of them, and sign out from the top bar.
+    It asks "Share your profile?" (Continue), then shows the starter page. Open /Admin
+    as each of them, and sign out from the top bar: it asks "Sign out?" (Yes, sign me out).
     Signing out at the demo identity provider itself (${idp.issuer}/session/end)
     signs the browser out of Gatehouse too (back- and front-channel logout).
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
     any password), at ${samlIdp.metadataUrl}; or start from its portal,
     ${samlIdp.portalUrl}, as users of an identity provider's app tiles do (IdP-initiated).
-    Single logout works both ways: sign out at ${new URL('/logout', samlIdp.metadataUrl).href}
+    Single logout works both ways: sign out at ${samlLogoutUrl}
     to be signed out of Gatehouse too, or sign out from Gatehouse's top bar to be signed out there as well.
     ${samlEncryption ? 'Its assertions are encrypted to Gatehouse (DEMO_SAML_ENCRYPT=1).' : 'DEMO_SAML_ENCRYPT=1 makes it encrypt its assertions to Gatehouse.'}
 
     Or sign in with a social provider, each a local server shaped like its vendor
-    (same endpoints, fields and errors; it is not the vendor), choosing the same
-    two accounts on its consent page:
+    (same endpoints, fields and errors; it is not the vendor), choosing one of the same
+    two accounts on its consent page. Social sign-ins carry no roles: either account is a
+    plain user there, and /Admin says access denied.
 ${social.providers.map(({ key, vendor, server }) => `      ${key}: ${vendor} (local demo server) at ${server.origin}`).join('\n')}
+
+    Sign in as often as you like: the demo lifts the limit of 30 sign-ins started per
+    client every 15 minutes (Session:PendingSignInsPerClient), which a deployment keeps.
+
+    Your own configuration against these providers (README: "Your own configuration against
+    the demo providers"), e.g. \`npm start\` in another terminal with PORT=3001:
+      OpenID Connect  Authority ${idp.issuer}, ClientId ${YOUR_APP_CLIENT.clientId},
+                      ClientSecret ${YOUR_APP_CLIENT.clientSecret} (registered for ${yourAppOrigin})
+      SAML 2.0        MetadataUrl ${samlIdp.metadataUrl}, EntityId ${yourAppOrigin}/Saml2/Acs
+                      (it reads your metadata there, so signing and encryption keys just work)
 
   The demo identity provider runs at ${idp.issuer} (development only).
   Requests are listed below. Ctrl+C stops them all.

@@ -22,6 +22,8 @@
  * @property {ProviderKey} [provider] the external provider it enables with its starter values
  * @property {boolean} [challengeDirectly] DefaultChallengeScheme is the provider's scheme: anonymous browsers go straight to it
  * @property {KeyToSupply[]} keysToSupply what the startup rules still require
+ * @property {string} [docsPage] the provider's page in docs/: what to register there, every key
+ * @property {string} [vendor] the company behind a neutrally named provider key (Social1: Microsoft)
  */
 
 export const PROVIDER_KEYS = /** @type {const} */ (['OpenIdConnect', 'Saml2', 'Social1', 'Social2', 'Social3']);
@@ -39,7 +41,7 @@ const clientCredentials = (what) => [
 export const AUTH_CHOICES = {
   cookies: {
     summary:
-      'local cookie authentication on, every external provider off, every unannotated endpoint requires a signed-in user (the default)',
+      'sign-in through an identity provider you enable later (none is on yet), the signed-in session kept in a cookie, every unannotated endpoint needing a signed-in user (the default)',
     authentication: true,
     keysToSupply: [],
   },
@@ -53,6 +55,7 @@ export const AUTH_CHOICES = {
     summary: 'OpenID Connect sign-in enabled with its starter values; anonymous browsers go straight to the provider',
     authentication: true,
     provider: 'OpenIdConnect',
+    docsPage: 'docs/providers/openid-connect.md',
     challengeDirectly: true,
     keysToSupply: [
       { name: 'Authority', secret: false, what: "the identity provider's issuer URL (https)" },
@@ -63,6 +66,7 @@ export const AUTH_CHOICES = {
     summary: 'SAML2 sign-in enabled with its starter values; anonymous browsers go straight to the identity provider',
     authentication: true,
     provider: 'Saml2',
+    docsPage: 'docs/providers/saml2.md',
     challengeDirectly: true,
     keysToSupply: [
       { name: 'EntityId', secret: false, what: "this application's SAML2 entity ID (an absolute URL)" },
@@ -70,27 +74,31 @@ export const AUTH_CHOICES = {
     ],
   },
   social1: {
-    summary: 'Social1 sign-in (a software vendor account) enabled with its starter values; the login page offers it',
+    summary: 'Social1 (Microsoft) sign-in enabled with its starter values; the login page offers it',
     authentication: true,
     provider: 'Social1',
+    vendor: 'Microsoft',
+    docsPage: 'docs/providers/social.md',
     challengeDirectly: false,
-    keysToSupply: clientCredentials('the Social1 provider'),
+    keysToSupply: clientCredentials('Microsoft (an Entra app registration)'),
   },
   social2: {
-    summary:
-      'Social2 sign-in (a web-services vendor account) enabled with its starter values; the login page offers it',
+    summary: 'Social2 (Amazon) sign-in enabled with its starter values; the login page offers it',
     authentication: true,
     provider: 'Social2',
+    vendor: 'Amazon',
+    docsPage: 'docs/providers/social.md',
     challengeDirectly: false,
-    keysToSupply: clientCredentials('the Social2 provider'),
+    keysToSupply: clientCredentials('Amazon (a Login with Amazon security profile)'),
   },
   social3: {
-    summary:
-      'Social3 sign-in (a code-hosting platform account) enabled with its starter values; the login page offers it',
+    summary: 'Social3 (GitHub) sign-in enabled with its starter values; the login page offers it',
     authentication: true,
     provider: 'Social3',
+    vendor: 'GitHub',
+    docsPage: 'docs/providers/social.md',
     challengeDirectly: false,
-    keysToSupply: clientCredentials('the Social3 provider'),
+    keysToSupply: clientCredentials('GitHub (an OAuth app)'),
   },
 };
 

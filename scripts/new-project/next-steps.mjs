@@ -3,8 +3,8 @@ import { keysToSupply } from './auth-choices.mjs';
 
 /**
  * What the generator prints once the project exists: what it made, and what to do next
- * (the two commands of the new README's quick start, and the keys a provider choice still
- * needs).
+ * (the commands of the new README's quick start, and the keys `npm start` needs: a provider
+ * choice's, or for the default where the login page and the provider pages name them).
  * @param {import('./plan-project.mjs').ProjectPlan} plan
  * @param {string} cwd where the command was typed, for the `cd` line
  * @returns {string}
@@ -22,15 +22,28 @@ export function nextSteps(plan, cwd) {
     'Next steps:',
     `  cd ${/\s/.test(where) ? JSON.stringify(where) : where}`,
     '  npm install',
-    '  npm run demo     # sign in against a local demo identity provider (admin or user, any password)',
+    '  npm test         # passes as generated: the tests configure what they check, no key needed',
+    '  npm run demo     # sign in against local demo identity providers (admin or user, any password)',
     ...(keys.length === 0
-      ? ['', 'Then `npm start` serves the application, and README.md describes its authentication posture.']
+      ? ['', ...startWithoutKeys(plan.choice)]
       : [
           '',
           'Before `npm start`, supply these keys (README.md lists them too). Secrets go in .env (git-ignored),',
           'the environment or your secret store, never in the repository; the others may go in',
           'config/appsettings.json:',
           ...keys.map((key) => `  ${key.variable.padEnd(width)}${key.secret ? '(secret) ' : ''}${key.what}`),
+          ...(plan.choice.docsPage ? [`What to register at the provider, and every key: ${plan.choice.docsPage}`] : []),
         ]),
   ].join('\n');
+}
+
+/** @param {import('./auth-choices.mjs').AuthChoice} choice @returns {string[]} */
+function startWithoutKeys(choice) {
+  if (!choice.authentication)
+    return ['Then `npm start` serves the application, with authentication off (README.md says what that means).'];
+  return [
+    '`npm start` serves the application with no key at all, but nobody can sign in until a provider is on:',
+    'its login page names the keys of one (OpenID Connect, SAML2, Microsoft, Amazon or GitHub), and',
+    'docs/providers/ has a page for each.',
+  ];
 }

@@ -5,8 +5,10 @@ export const FIRST_VERSION = '0.1.0';
 
 /**
  * The new project's package.json: its name, its first version, a description saying where
- * it came from, and without what serves only the generator (template-manifest.mjs). Key
- * order is kept; JSON.stringify's layout is the one Prettier and npm use for package.json.
+ * it came from, and without what serves only the generator (template-manifest.mjs) or
+ * names Gatehouse itself (`displayName`: the project's pages and build then show its
+ * package name, bootstrap/application-identity.ts). Key order is kept; JSON.stringify's
+ * layout is the one Prettier and npm use for package.json.
  * @param {string} text the template's package.json
  * @param {{ name: string, description: string }} project
  * @returns {string}
@@ -17,6 +19,7 @@ export function rewritePackage(text, { name, description }) {
   manifest.name = name;
   manifest.version = FIRST_VERSION;
   manifest.description = description;
+  delete manifest.displayName;
   for (const field of GENERATOR_PACKAGE_FIELDS) delete manifest[field];
   const scripts = manifest.scripts;
   if (typeof scripts === 'object' && scripts !== null) {

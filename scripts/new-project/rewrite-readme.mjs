@@ -70,22 +70,24 @@ function postureSection(facts) {
       '',
       'To close the application, set both keys to `true` and enable a provider (see Configuration);',
       'the startup rules refuse authentication off with the authenticated fallback on. `npm run demo`',
-      'always runs with cookie sign-in on, against a local demo identity provider, to show what that',
-      'looks like.',
+      "always runs with Gatehouse's own posture (sign-in on) against local demo identity providers, to",
+      'show what that looks like.',
     ];
   }
   if (!choice.provider || !facts.provider) {
     return [
-      '**Local cookie authentication is on, every external provider is off, and every routed endpoint',
-      `without metadata requires a signed-in user** (\`--authProvider ${choiceName}\`, Gatehouse's default`,
-      'posture). No identity provider is registered yet: the login page says which keys enable one',
-      '(see Configuration). `npm run demo` shows a sign-in against a local demo identity provider.',
+      '**Authentication is on, no identity provider is enabled yet, and every routed endpoint without',
+      `metadata requires a signed-in user** (\`--authProvider ${choiceName}\`, Gatehouse's default posture).`,
+      'People sign in through an identity provider (OpenID Connect, SAML2, Microsoft, Amazon or GitHub)',
+      'and stay signed in through a session cookie; there is no password form of its own. Until you',
+      'enable one, nobody can sign in: the login page names the keys of one, and each has its page in',
+      '`docs/providers/` (see Configuration). `npm run demo` shows sign-ins against local demo providers.',
     ];
   }
   const { scheme, displayName, callbackPath } = facts.provider;
   const section = `ProjectTemplate:Authentication:Providers:${choice.provider}`;
   return [
-    `**${displayName} sign-in is on** (\`--authProvider ${choiceName}\`): \`config/appsettings.json\` sets`,
+    `**${displayName}${choice.vendor ? ` (${choice.vendor})` : ''} sign-in is on** (\`--authProvider ${choiceName}\`): \`config/appsettings.json\` sets`,
     `\`${section}:Enabled\` to \`true\` with the provider's starter values.`,
     ...(choice.challengeDirectly
       ? [
@@ -93,13 +95,15 @@ function postureSection(facts) {
           'straight to the provider rather than to the login page.',
         ]
       : ['The login page offers it.']),
-    'Local cookie authentication holds the session after sign-in, and every routed endpoint',
-    'without metadata requires a signed-in user.',
+    'After sign-in the session is held in a cookie, and every routed endpoint without metadata',
+    'requires a signed-in user.',
     '',
     '### Keys still to supply',
     '',
-    'Until these keys hold real values, `npm start` stops and names them; so do the test suites that',
-    'start the project as configured (the allowlist, crawler, policy and startup suites).',
+    'Until these keys hold real values, `npm start` stops and names them. `npm test` passes without',
+    'them: the suites that check this posture (the allowlist, crawler, policy and startup suites) start',
+    'the project as configured with stand-in keys of their own (`test/support/stand-in-provider-keys.ts`),',
+    'never yours.',
     '',
     '| key | environment variable | what | where it goes |',
     '|---|---|---|---|',
@@ -118,6 +122,7 @@ function postureSection(facts) {
     '`config/appsettings.json` is committed. The starter values are starting points: bind them to',
     'production URLs, provider registrations, claims, token policy, secret management, session',
     'behaviour and MFA expectations before production use (see the Production checklist).',
+    ...(choice.docsPage ? ['', `What to register at the provider, and every key of it: \`${choice.docsPage}\`.`] : []),
   ];
 }
 
@@ -129,7 +134,7 @@ function startupSentence({ choice }) {
   if (choice.provider) {
     return 'As generated it starts once the keys under "Keys still to supply" above hold real values;\nuntil then it stops and names them.';
   }
-  return 'As generated it starts with no further configuration: local cookie authentication on, every\nexternal provider off (the login page then says which keys enable one).';
+  return 'As generated it starts with no further configuration: authentication on, every identity\nprovider off (the login page then says which keys enable one).';
 }
 
 /** Removes a `## ` section, from its heading to the next one. @param {string} text @param {string} heading */

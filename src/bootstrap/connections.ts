@@ -61,7 +61,7 @@ export async function composeConnections(
       startupProblems.push(error(keyOf('Authentication', 'ConnectionsDirectory'), 'names no folder that can be read'));
     } else folder = new FolderConnections(path, reader, logger);
   }
-  report(logger, startupProblems);
+  report(logger, startupProblems, configuration.logStartupErrors);
 
   registry.onEvent((event) => logEvent(configuration, event));
   if (folder) registry.apply((await folder.read()).map((declaration) => ({ kind: 'declared', declaration })));

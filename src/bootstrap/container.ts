@@ -152,6 +152,6 @@ async function createIdentityProviders(
       );
     }
   }
-  report(configuration.logger, problems);
+  report(configuration.logger, problems, configuration.logStartupErrors);
   return providers;
 }

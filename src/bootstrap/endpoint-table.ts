@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Governance } from '../application/ports/governance.js';
 import type { IdentityProviders } from '../application/identity-providers.js';
 import type { DiscoverConnection } from '../application/use-cases/discover-connection.js';
@@ -21,6 +19,7 @@ import { sessionsRoutes } from '../adapters/koa/routes/sessions-routes.js';
 import type { SignedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
+import { applicationIdentity } from './application-identity.js';
 
 export interface EndpointTableParts {
   settings: ProjectTemplateSettings;
@@ -60,6 +59,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
+      developmentHints: environment !== 'production',
     }),
     ...sessionsRoutes({
       manageSessions: parts.manageSessions,
@@ -70,12 +70,20 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
     ...externalRoutes({
       providers,
       authenticationEnabled: settings.Authentication.Enabled,
+      developmentHints: environment !== 'production',
       beginSignIn: parts.beginSignIn,
       discoverConnection: parts.discoverConnection,
       flowBinding: parts.flowBinding,
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
     }),
-    ...homeRoutes({ policies: parts.policies, providers }),
+    ...homeRoutes({
+      policies: parts.policies,
+      providers,
+      posture: {
+        authenticationEnabled: settings.Authentication.Enabled,
+        requireAuthenticatedUserByDefault: settings.Authorization.RequireAuthenticatedUserByDefault,
+      },
+    }),
     ...adminRoutes({
       info,
       now: parts.now,
@@ -93,10 +101,6 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
 }
 
 function appInfo(rootDir: string, environment: Environment, startedAt: number) {
-  const manifest: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
-  const field = (name: string) =>
-    typeof manifest === 'object' && manifest !== null && name in manifest
-      ? String((manifest as Record<string, unknown>)[name])
-      : 'unknown';
-  return { name: field('name'), version: field('version'), environment, startedAt };
+  const { name, version } = applicationIdentity(rootDir);
+  return { name, version, environment, startedAt };
 }

@@ -3,6 +3,7 @@ import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
 import { forcedExitDelayMs } from '../domain/settings/shutdown-timing.js';
 import { flushCompileCache } from './compile-cache.js';
 import { createGatehouse } from './gatehouse.js';
+import { noProviderHint } from './no-provider-hint.js';
 import { dropUrlParseDeprecation } from './process-warnings.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
       env: process.env,
       logDestination: (environment) =>
         environment === 'development' && process.stdout.isTTY && pretty ? pretty() : undefined,
+      // At a terminal the problems are printed below as text, once; a log collector gets them as lines too.
+      logStartupErrors: !process.stdout.isTTY,
     });
   } catch (error) {
     if (error instanceof StartupError) {
@@ -70,6 +73,12 @@ async function main(): Promise<void> {
   // Only now: a SIGTERM sent as soon as this line shows would otherwise find no handler
   // and kill the process outright, without draining or closing the stores.
   gatehouse.logger.info({ url, environment: gatehouse.environment }, `Gatehouse listening on ${url}`);
+  const hint = noProviderHint(
+    gatehouse.settings.Authentication.Enabled,
+    gatehouse.identityProviders.length,
+    gatehouse.environment,
+  );
+  if (hint) gatehouse.logger.warn({}, hint);
   gatehouse.flushLog();
 }
 

@@ -28,6 +28,7 @@ import { routedPaths } from '../adapters/koa/routes/route-paths.js';
 import { sessionCookieName } from '../adapters/koa/session/session-middleware.js';
 import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import { missingPolicies } from '../domain/authorization/decide-access.js';
+import { applicationIdentity } from './application-identity.js';
 import { endpointTable } from './endpoint-table.js';
 import { connectionIdInPath } from '../domain/connections/connection.js';
 import { applicationPolicies } from './policies.js';
@@ -95,6 +96,7 @@ export function createPipeline(
     trustProxy: settings.Hosting.TrustProxy,
     viewsDir: join(rootDir, 'views'),
     publicDir: join(rootDir, 'public'),
+    applicationName: applicationIdentity(rootDir).displayName,
     // RP-initiated logout redirects a form POST to the provider; CSP form-action must allow it.
     formActionOrigins: identityProviders.builtIn.flatMap((provider) =>
       provider.formActionOrigin ? [provider.formActionOrigin] : [],

@@ -19,6 +19,12 @@ export interface ConfigurationOptions {
   providers: readonly ProviderRecord[];
   /** Where log lines go (stdout by default), possibly depending on the environment. */
   logDestination?: LogDestination | ((environment: Environment) => LogDestination | undefined);
+  /**
+   * False when the caller shows a StartupError's problems itself: the entry point at a
+   * terminal prints them as text, and a person reads each once, not again as log lines.
+   * Warnings are logged either way. Default true.
+   */
+  logStartupErrors?: boolean;
 }
 
 /** Settings every startup rule has passed, and what was learnt reading them. */
@@ -37,6 +43,7 @@ export interface ValidatedConfiguration {
   destination: LogDestination;
   /** The configuration's schema: connection files are typed by it. */
   schema: SettingsSchema;
+  logStartupErrors: boolean;
 }
 
 /**
@@ -61,20 +68,29 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
     secretKeyPaths: schema.secretKeyPaths,
     destination,
   });
+  const logStartupErrors = options.logStartupErrors ?? true;
   // Mistyped values would make the rules below misread them: report what reading found first.
   if (configuration.problems.length > 0) {
-    report(logger, [...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)]);
+    report(
+      logger,
+      [...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)],
+      logStartupErrors,
+    );
   }
   const publicOrigin = resolvePublicOrigin(settings, environment, configuration.listen);
-  report(logger, [
-    ...checkSettings(settings, {
-      environment,
-      unknownKeys: configuration.unknownKeys,
-      providers: options.providers,
-      isRoutedPath,
-    }),
-    ...(publicOrigin.problem ? [publicOrigin.problem] : []),
-  ]);
+  report(
+    logger,
+    [
+      ...checkSettings(settings, {
+        environment,
+        unknownKeys: configuration.unknownKeys,
+        providers: options.providers,
+        isRoutedPath,
+      }),
+      ...(publicOrigin.problem ? [publicOrigin.problem] : []),
+    ],
+    logStartupErrors,
+  );
   return {
     settings,
     environment,
@@ -86,12 +102,15 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
     learnSecrets: (values) => logger.learnSecrets(values),
     destination,
     schema,
+    logStartupErrors,
   };
 }
 
-/** Logs every problem; throws when one is an error. */
-export function report(logger: Logger, problems: readonly SettingsProblem[]): void {
-  for (const problem of problems)
-    logger[problem.severity === 'error' ? 'error' : 'warn']({ key: problem.key }, formatProblem(problem));
+/** Logs every problem (errors only when `logErrors`); throws when one is an error. */
+export function report(logger: Logger, problems: readonly SettingsProblem[], logErrors: boolean): void {
+  for (const problem of problems) {
+    if (problem.severity === 'error' && logErrors) logger.error({ key: problem.key }, formatProblem(problem));
+    if (problem.severity !== 'error') logger.warn({ key: problem.key }, formatProblem(problem));
+  }
   if (problems.some((p) => p.severity === 'error')) throw new StartupError([...problems]);
 }

@@ -2,7 +2,10 @@
  * Every page a person meets, in a real browser at a phone's, a tablet's and a
  * laptop's width (screenshots in test-artifacts/e2e/<page>-<width>.png), with no console
  * error or CSP violation on any of them; the role-protected page for a user with and
- * without the role; the sign-out message after both kinds of logout; the favicon.
+ * without the role; the sign-out message after both kinds of logout; the favicon. The
+ * demo's own servers too (the OpenID provider's sign-in page, the SAML identity provider's
+ * sign-in, portal, logout and refusal pages, a vendor-shaped consent page), the calm page
+ * after a cancel at the provider, and the 429 page of the per-client sign-in limit.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,8 @@ import { startGatehouse, type RunningGatehouse } from '../support/start-gatehous
 import { launchChromium } from './support/chromium.js';
 import { confirmSignOutAtDemoProvider, signInAtDemoProvider } from './support/demo-provider-pages.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';
+import { startSocialStack, type SocialStack } from './support/social-stack.js';
+import { redirectUrl } from '../../scripts/saml/logout-messages.js';
 import { PageWatch } from './support/page-watch.js';
 import { expectFitsEveryWidth } from './support/page-widths.js';
 
@@ -24,14 +29,31 @@ describe('Pages at phone, tablet and desktop widths (chromium)', function () {
   let stack: DemoStack;
   /** A Gatehouse with no provider registered: the login page that says how to enable one. */
   let bare: RunningGatehouse;
+  /** The vendor-shaped servers and a Gatehouse against them: their consent pages. */
+  let social: SocialStack;
+  /**
+   * In development (where a server error shows its stack), one social provider that is never
+   * reached, and a limit of one sign-in started per client: the second answers 429.
+   */
+  let limited: RunningGatehouse;
   let browser: Browser;
   const open: BrowserContext[] = [];
 
   before(async function () {
     mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, bare, browser] = await Promise.all([
+    [stack, bare, social, limited, browser] = await Promise.all([
       startDemoStack(),
       startGatehouse({ ProjectTemplate__Logging__Level: 'warn' }),
+      startSocialStack(),
+      startGatehouse({
+        NODE_ENV: 'development',
+        ProjectTemplate__Logging__Level: 'warn',
+        ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:1',
+        ProjectTemplate__Session__PendingSignInsPerClient: '1',
+        ProjectTemplate__Authentication__Providers__Social3__Enabled: 'true',
+        ProjectTemplate__Authentication__Providers__Social3__ClientId: 'never-used',
+        ProjectTemplate__Authentication__Providers__Social3__ClientSecret: 'never-used-either',
+      }),
       launchChromium(),
     ]);
   });
@@ -39,14 +61,16 @@ describe('Pages at phone, tablet and desktop widths (chromium)', function () {
   after(async function () {
     await Promise.all(open.map((context) => context.close()));
     await browser?.close();
-    await Promise.all([stack?.close(), bare?.close()]);
+    await Promise.all([stack?.close(), bare?.close(), social?.close(), limited?.close()]);
   });
 
-  async function freshBrowser(): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
+  async function freshBrowser(
+    allowedHosts: readonly string[] = ['127.0.0.1'],
+  ): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     open.push(context);
     const page = await context.newPage();
-    return { context, page, watch: await PageWatch.attach(context, page) };
+    return { context, page, watch: await PageWatch.attach(context, page, allowedHosts) };
   }
 
   /** Signs in through the demo provider's pages, from the closed start page. */
@@ -96,8 +120,21 @@ describe('Pages at phone, tablet and desktop widths (chromium)', function () {
   it('the login page without providers, and a local sign-out that says so', async function () {
     const { context, page, watch } = await freshBrowser();
     await page.goto(`${bare.url}/Account/Login`);
-    await page.getByText('No sign-in provider is configured yet.').waitFor();
+    await page.getByText('No sign-in provider is configured yet, so nobody can sign in.').waitFor();
+    await page.getByText('npm run demo').first().waitFor();
     await expectFitsEveryWidth(page, 'login-no-providers', ARTIFACTS);
+    // Each key on a line of its own, wrapped inside the box: nothing cut, nothing to scroll sideways.
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      const box = page.locator('pre.code.wrap');
+      const overflow = Number(
+        await page.evaluate(
+          "(() => { const pre = document.querySelector('pre.code.wrap'); return pre.scrollWidth - pre.clientWidth; })()",
+        ),
+      );
+      expect(overflow, `the keys' box scrolls sideways at ${width} px`).to.equal(0);
+      expect(await box.locator('.line').count()).to.equal(4);
+    }
 
     // Without a provider nobody can sign in through a page; a session written to the store
     // stands in for one. Its logout has no provider step: straight to the login page.
@@ -178,6 +215,81 @@ describe('Pages at phone, tablet and desktop widths (chromium)', function () {
     await first.page.waitForURL(`${stack.appOrigin}/Account/Login`);
     expect(await first.page.getByRole('status').textContent()).to.equal(SIGNED_OUT);
     expectNoProblems(first.watch, stack.appOrigin);
+  });
+
+  it('a cancel at the provider: its sign-in page, then the calm sign-in-cancelled page with the way back', async function () {
+    const { context, page, watch } = await freshBrowser();
+    await page.goto(`${stack.appOrigin}/`);
+    await page.getByRole('link', { name: `Sign in with ${stack.displayName}` }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectFitsEveryWidth(page, 'demo-idp-sign-in', ARTIFACTS);
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Sign-in cancelled' }).waitFor();
+    const cancelled = page.url();
+    expect(await page.locator('details, .status-code').count(), 'no stack toggle, no status number').to.equal(0);
+    expect((await context.cookies(stack.appOrigin)).some((cookie) => cookie.name === 'gatehouse.sid')).to.equal(false);
+    await expectFitsEveryWidth(page, 'sign-in-cancelled', ARTIFACTS);
+    await page.getByRole('link', { name: 'Back to sign-in' }).click();
+    await page.getByRole('link', { name: `Sign in with ${stack.displayName}` }).waitFor();
+    expectNoProblems(watch, stack.appOrigin, [{ url: cancelled, status: 400 }]);
+  });
+
+  it('the 429 page of the per-client sign-in limit: the wait in minutes, no stack toggle even in development', async function () {
+    const { context, page, watch } = await freshBrowser();
+    const challenge = `${limited.url}/External/Challenge?provider=Social3&returnUrl=%2F`;
+    // The one sign-in this client may start (its redirect goes to a vendor nobody runs here).
+    expect((await context.request.get(challenge, { maxRedirects: 0 })).status()).to.equal(302);
+    const refused = await page.goto(challenge);
+    expect(refused?.status()).to.equal(429);
+    const minutes = Math.ceil(Number(refused?.headers()['retry-after']) / 60);
+    await page.getByRole('heading', { name: 'Too many requests' }).waitFor();
+    await page
+      .getByText(`You can try again in ${minutes === 1 ? 'about a minute' : `about ${minutes} minutes`}.`)
+      .waitFor();
+    expect(await page.locator('details').count(), 'no stack toggle for an expected refusal').to.equal(0);
+    await expectFitsEveryWidth(page, 'too-many-sign-ins', ARTIFACTS);
+    expectNoProblems(watch, limited.url, [{ url: challenge, status: 429 }]);
+  });
+
+  it("a vendor-shaped server's consent page fits a phone and says that social sign-ins carry no roles", async function () {
+    const { page } = await freshBrowser();
+    await page.goto(`${social.appOrigin}/`);
+    await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    expect(await page.locator('meta[name="viewport"]').count()).to.equal(1);
+    expect(await page.locator('.note').textContent()).to.contain('A social account carries no roles');
+    await expectFitsEveryWidth(page, 'vendor-consent', ARTIFACTS);
+  });
+
+  it("the demo SAML identity provider's pages fit a phone: sign-in, portal, logout, signed out, and its refusal", async function () {
+    const { page, watch } = await freshBrowser(['127.0.0.1', '127.0.0.2']);
+    await page.goto(`${stack.appOrigin}/`);
+    await page.getByRole('link', { name: `Sign in with ${stack.saml.displayName}` }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${stack.saml.origin}/sso`));
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectFitsEveryWidth(page, 'saml-idp-sign-in', ARTIFACTS);
+    await page.locator('input[name="login"]').fill('admin');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${stack.appOrigin}/`);
+
+    await page.goto(`${stack.saml.origin}/`);
+    await page.getByRole('heading', { name: 'Portal' }).waitFor();
+    await expectFitsEveryWidth(page, 'saml-idp-portal', ARTIFACTS);
+
+    await page.goto(`${stack.saml.origin}/logout`);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).waitFor();
+    await expectFitsEveryWidth(page, 'saml-idp-logout', ARTIFACTS);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    await expectFitsEveryWidth(page, 'saml-idp-signed-out', ARTIFACTS);
+
+    const stranger = `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_e2e" Version="2.0" IssueInstant="${new Date().toISOString()}" AssertionConsumerServiceURL="https://sp.elsewhere.example/acs"><saml:Issuer>https://sp.elsewhere.example/saml</saml:Issuer></samlp:AuthnRequest>`;
+    const refused = await page.goto(redirectUrl(`${stack.saml.origin}/sso`, 'SAMLRequest', stranger));
+    expect(refused?.status()).to.equal(400);
+    await page.getByRole('heading', { name: 'Unknown service provider' }).waitFor();
+    await expectFitsEveryWidth(page, 'saml-idp-unknown-service-provider', ARTIFACTS);
+    expectNoProblems(watch, stack.appOrigin);
   });
 
   it('every icon a page names answers, and so does /favicon.ico, which browsers ask for on their own', async function () {

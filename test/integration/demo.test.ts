@@ -32,12 +32,14 @@ describe('npm run demo (the terminal)', function () {
   let child: ChildProcess | undefined;
   let app: string;
 
-  before(async () => {
+  before(async function () {
+    // Five servers and their keys, compiled on the fly: a loaded machine (CI shares its cores) needs a while.
+    this.timeout(60_000);
     const port = await freePort();
     app = `http://127.0.0.1:${port}`;
     demo = spawnEntryPoint(['--import', 'tsx', 'scripts/demo.ts'], { NODE_ENV: 'development', PORT: String(port) });
     child = demo.child;
-    await waitFor(demo, 'Ctrl+C stops them all');
+    await waitFor(demo, 'Ctrl+C stops them all', 50_000);
   });
   after(async () => {
     if (child && child.exitCode === null) {
@@ -53,6 +55,44 @@ describe('npm run demo (the terminal)', function () {
     expect(stdout).to.match(/^ +user +Uma User: no roles/m);
     // Whatever the machine has installed: the SAML schema check needs no program of its own.
     expect(stdout).to.contain('Or sign in with "the demo SAML identity provider" (SAML 2.0');
+    // The two pages of every OpenID sign-in and sign-out, named as they title themselves.
+    expect(stdout).to.contain('It asks "Share your profile?" (Continue)').and.contain('it asks "Sign out?"');
+    expect(stdout).to.contain('Social sign-ins carry no roles');
+  });
+
+  it('lifts the per-client sign-in limit, and says so: the 31st sign-in started still goes to the provider', async () => {
+    expect(demo.output().stdout).to.contain('the demo lifts the limit of 30 sign-ins started per');
+    for (let started = 1; started <= 31; started++) {
+      const challenge = await fetch(`${app}/External/Challenge?provider=OpenIdConnect&returnUrl=%2F`, {
+        redirect: 'manual',
+      });
+      expect(challenge.status, `sign-in ${started}`).to.equal(302);
+    }
+  });
+
+  it('names what your own configuration needs to sign in through its providers, and its OpenID provider knows that client', async () => {
+    const { stdout } = demo.output();
+    const issuer = /The demo identity provider runs at (http:\/\/[^ ]+) /.exec(stdout)?.[1] ?? expect.fail('no issuer');
+    expect(stdout).to.contain(`Authority ${issuer}, ClientId your-app,`);
+    expect(stdout).to.contain('ClientSecret your-app-demo-secret (registered for http://127.0.0.1:3001)');
+    expect(stdout).to.match(
+      /MetadataUrl http:\/\/127\.0\.0\.2:\d+\/metadata, EntityId http:\/\/127\.0\.0\.1:3001\/Saml2\/Acs/,
+    );
+    const authorize = (clientId: string) =>
+      fetch(
+        `${issuer}/auth?${new URLSearchParams({
+          client_id: clientId,
+          redirect_uri: 'http://127.0.0.1:3001/signin-oidc',
+          response_type: 'code',
+          scope: 'openid',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        })}`,
+        { redirect: 'manual' },
+      );
+    // A registered client and redirect URI go on to the sign-in page; an unknown client gets the error page.
+    expect((await authorize('your-app')).status).to.equal(303);
+    expect((await authorize('nobody-registered-this')).status).to.equal(400);
   });
 
   it('signs the browser out of Gatehouse when the user signs out at the demo identity provider (back- and front-channel logout)', async () => {
@@ -110,5 +150,21 @@ describe('npm run demo (the terminal)', function () {
     // has no option; everything it prints about its development-only parts does.
     const providerLines = `${stdout}\n${stderr}`.split('\n').filter((line) => line.includes('oidc-provider'));
     expect(providerLines.filter((line) => !line.includes('Unsupported runtime'))).to.deep.equal([]);
+  });
+
+  it('says a configuration error once, as text, and exits 1 without a stack trace', async function () {
+    this.timeout(60_000);
+    const failing = spawnEntryPoint(['--import', 'tsx', 'scripts/demo.ts'], {
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      ProjectTemplate__Session__IdleTimeout: '1',
+    });
+    expect(await exitOf(failing.child)).to.equal(1);
+    const { stdout, stderr } = failing.output();
+    const said = `${stdout}\n${stderr}`.split('\n').filter((line) => line.includes('IdleTimeout must be at least 60'));
+    expect(said).to.deep.equal(['  error: ProjectTemplate:Session:IdleTimeout must be at least 60 seconds']);
+    expect(stderr)
+      .to.contain('Gatehouse cannot start: 1 configuration error(s)')
+      .and.not.match(/^\s+at /m);
   });
 });

@@ -119,11 +119,21 @@ export function identityProviderContract(harness: ProviderHarness): void {
       expect(await run.redeemed()).to.equal(before);
     });
 
-    it("reports the provider's refusal (idp.provider_error) and signs nobody in", async () => {
+    it(`reports the provider's refusal (${harness.deniedCode}) and signs nobody in`, async () => {
       const browser = new TestBrowser();
       const answer = await startSignIn(browser, 'deny');
       const response = await deliver(browser, answer);
-      await expectRefused(response, 400, 'idp.provider_error');
+      if (harness.deniedCode === 'idp.provider_error') {
+        await expectRefused(response, 400, 'idp.provider_error');
+      } else {
+        // The person changed their mind: a calm page with the way back, not an error report.
+        expect(response.status).to.equal(400);
+        expect(response.headers.get('location')).to.equal(null);
+        const page = await response.text();
+        expect(page).to.contain('<h1>Sign-in cancelled</h1>').and.contain('href="/Account/Login"');
+        expect(page).not.to.contain('status-code').and.not.contain('Stack trace');
+      }
+      expect(sessionCookieOf(response)).to.equal(undefined);
       expect(browser.sessionToken(run.app.url)).to.equal(undefined);
     });
 

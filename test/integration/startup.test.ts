@@ -66,6 +66,7 @@ describe('startup (the real entry point)', function () {
         expect(challenge.status, output().stderr).to.equal(302);
         expect(challenge.headers.get('location')).to.match(new RegExp(`^${idp.ssoUrl}\\?SAMLRequest=`));
         expect(output().stderr).to.equal('');
+        expect(output().stdout, 'someone can sign in: no hint').not.to.contain('No sign-in provider is enabled');
       } finally {
         child.kill('SIGTERM');
         await exitOf(child);
@@ -136,6 +137,11 @@ describe('startup (the real entry point)', function () {
     // main logs this once shutdown() has resolved, which closes the stores last.
     expect(output().stdout).to.match(/"msg":"stopped"/);
     expect(output().stdout).not.to.contain('exiting now');
+    // No provider: the person who ran it is told what to do next, right after the listening line.
+    expect(output().stdout).to.match(
+      /listening on [^\n]*\n[^\n]*"level":40[^\n]*No sign-in provider is enabled, so nobody can sign in yet\. To see sign-in work now, stop this and run `npm run demo`\./,
+    );
+    expect(output().stdout).to.contain('docs/providers/openid-connect.md');
   });
 
   it('starts in production with the memory store, logging that sessions are per process', async () => {
@@ -151,6 +157,8 @@ describe('startup (the real entry point)', function () {
     expect(output().stdout).to.contain(
       'ProjectTemplate:Session:Store is Memory: sessions are per process and lost on restart',
     );
+    // A deployment has no demo to offer.
+    expect(output().stdout).to.contain('No sign-in provider is enabled').and.not.contain('npm run demo');
   });
 
   it('reports the starter placeholder and a malformed Redis URL as configuration errors, not crashes', async () => {

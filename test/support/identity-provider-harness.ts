@@ -10,6 +10,12 @@ export interface ProviderHarness {
   /** Shown in test names: `OpenIdConnect (oidc-provider)`. */
   name: string;
   key: ProviderKey;
+  /**
+   * What Gatehouse makes of the answer `deny` produces: an OAuth `access_denied` is the person
+   * cancelling (`idp.sign_in_cancelled`, a calm page); a SAML status is the provider's refusal
+   * (`idp.provider_error`, the error page).
+   */
+  deniedCode: 'idp.sign_in_cancelled' | 'idp.provider_error';
   /** True when the provider can end a user's session on its side and notify Gatehouse (its runs have `signOutAtProvider`). */
   signsOutAtProvider?: boolean;
   /** Starts the provider and a Gatehouse (memory store, `NODE_ENV=test`) configured against it; `env` adds settings. */

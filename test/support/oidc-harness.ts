@@ -9,6 +9,7 @@ export function oidcHarness(responseMode: 'query' | 'form_post'): ProviderHarnes
   return {
     name: `OpenIdConnect (oidc-provider, response_mode=${responseMode})`,
     key: 'OpenIdConnect',
+    deniedCode: 'idp.sign_in_cancelled',
     signsOutAtProvider: true,
     async start(env = {}): Promise<HarnessRun> {
       const port = await freePort();

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
+import { STAND_IN_PROVIDER_KEYS } from './stand-in-provider-keys.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,7 +14,7 @@ export function spawnMain(env: Record<string, string>): SpawnedProcess {
   return spawnEntryPoint(['--import', 'tsx', 'src/bootstrap/main.ts'], env);
 }
 
-/** The same, with the authentication posture this project is configured with. */
+/** The same, with the authentication posture this project is configured with (an enabled provider gets stand-in keys). */
 export function spawnMainAsConfigured(env: Record<string, string>): SpawnedProcess {
   return spawnEntryPoint(['--import', 'tsx', 'src/bootstrap/main.ts'], env, { asConfigured: true });
 }
@@ -25,8 +26,8 @@ export interface SpawnedProcess {
 
 /**
  * `node <args>` in the project root with a minimal environment (test settings, a free
- * port, no drain delay, the built-in authentication posture unless `asConfigured`) plus
- * `env`, its output captured.
+ * port, no drain delay, the built-in authentication posture, or with `asConfigured` the
+ * project's own with stand-in provider keys) plus `env`, its output captured.
  */
 export function spawnEntryPoint(
   args: readonly string[],
@@ -41,7 +42,7 @@ export function spawnEntryPoint(
       HOST: '127.0.0.1',
       PORT: '0',
       ProjectTemplate__Hosting__ShutdownDrainSeconds: '0',
-      ...(options.asConfigured ? {} : COOKIE_POSTURE),
+      ...(options.asConfigured ? STAND_IN_PROVIDER_KEYS : COOKIE_POSTURE),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

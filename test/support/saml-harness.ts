@@ -28,6 +28,7 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
       ? 'Saml2 (xml-crypto-signed identity provider, assertions encrypted)'
       : 'Saml2 (xml-crypto-signed identity provider)',
     key: 'Saml2',
+    deniedCode: 'idp.provider_error',
     signsOutAtProvider: true,
     async start(env = {}): Promise<HarnessRun> {
       const idp = await SamlTestIdentityProvider.start();

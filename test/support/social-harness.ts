@@ -92,6 +92,7 @@ export function socialHarness(vendor: SocialVendor): SocialHarness {
   return {
     name: `${vendor.key} (${vendor.vendor}-shaped server)`,
     key: vendor.key,
+    deniedCode: 'idp.sign_in_cancelled',
     async start(env = {}) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;

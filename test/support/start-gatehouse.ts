@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { COOKIE_POSTURE } from '../../scripts/cookie-posture.js';
 import { createGatehouse, type Gatehouse, type GatehouseOptions } from '../../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../../src/bootstrap/startup-error.js';
+import { STAND_IN_PROVIDER_KEYS } from './stand-in-provider-keys.js';
 
 export interface RunningGatehouse {
   url: string;
@@ -33,9 +34,10 @@ export function startGatehouse(
 /**
  * The same, but with the authentication posture this project is configured with
  * (config/appsettings.json, .env): for suites that check the posture the project ships.
+ * An enabled provider gets stand-in keys (STAND_IN_PROVIDER_KEYS), never the operator's.
  */
 export function startGatehouseAsConfigured(env: Record<string, string | undefined> = {}): Promise<RunningGatehouse> {
-  return start(env, {});
+  return start({ ...STAND_IN_PROVIDER_KEYS, ...env }, {});
 }
 
 async function start(env: Record<string, string | undefined>, options: StartOptions): Promise<RunningGatehouse> {

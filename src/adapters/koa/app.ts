@@ -14,6 +14,8 @@ export interface AppParts {
   trustProxy: boolean;
   viewsDir: string;
   publicDir: string;
+  /** The application's name on every page (package.json: bootstrap/application-identity.ts). */
+  applicationName: string;
   formActionOrigins: readonly string[];
   /** Every routed endpoint, probes included: the one table. */
   endpoints: readonly Endpoint[];
@@ -42,7 +44,7 @@ export function createApp(parts: AppParts): Koa {
   // X-Forwarded-For entry: the one that proxy added, not one the client made up.
   const app = new Koa({ proxy: parts.trustProxy, maxIpsCount: 1 });
   app.silent = true; // errors are logged by the front door, with redaction, not by Koa's default printer
-  installViews(app, parts.viewsDir, parts.production);
+  installViews(app, parts.viewsDir, parts.production, parts.applicationName);
 
   const routes = new Router();
   for (const endpoint of parts.endpoints) {

@@ -36,6 +36,7 @@ const TITLES: Record<number, string> = {
   404: 'Page not found',
   405: 'Method not allowed',
   413: 'Request too large',
+  429: 'Too many requests',
   500: 'Something went wrong',
   502: 'The identity provider answered unexpectedly',
   503: 'Service unavailable',

@@ -27,10 +27,20 @@ export function reportedOAuthError(message: CallbackMessage): GatehouseError | u
 }
 
 /**
- * An authorization error response (RFC 6749 4.1.2.1, e.g. `access_denied`): the OAuth
- * error code is named, the free-text error_description is not echoed.
+ * An authorization error response (RFC 6749 4.1.2.1): the OAuth error code is named, the
+ * free-text error_description is not echoed. `access_denied` is what every provider sends
+ * when the person cancels or declines at its sign-in or consent page (RFC 6749: "the
+ * resource owner or authorization server denied the request"): a decision, not a fault, so
+ * it has its own code and a calm page (`idp.sign_in_cancelled`).
  */
 export function providerError(oauthError: unknown): GatehouseError {
+  if (oauthError === 'access_denied') {
+    return new GatehouseError(
+      'idp.sign_in_cancelled',
+      'The sign-in was cancelled or declined at the identity provider, so you are not signed in.',
+      { safe: true },
+    );
+  }
   return new GatehouseError(
     'idp.provider_error',
     `The identity provider refused the sign-in (${oauthErrorCode(oauthError)}).`,

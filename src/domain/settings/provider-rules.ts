@@ -14,7 +14,7 @@ export function checkProvider(
   definition: ProviderDefinition,
   settings: ProviderCommonSettings,
   environment: Environment,
-  section: ProviderSection = providerSection(definition.key),
+  section: ProviderSection = providerSection(definition),
 ): SettingsProblem[] {
   const check = providerChecks(section, environment);
   const problems: SettingsProblem[] = [];
@@ -38,15 +38,20 @@ export function checkProvider(
 /** Where a provider's settings sit, for messages: the full key of each, and what to call the section. */
 export interface ProviderSection {
   key(name: string): string;
-  /** Completes "is required when ...": `the OpenIdConnect provider is enabled`. */
+  /** Completes "is required when ...": `the Social3 (GitHub) provider is enabled`. */
   requiredWhen: string;
 }
 
+/** How a message names a provider: its key, and the vendor behind a neutral key ("Social3 (GitHub)"). */
+function providerLabel(definition: ProviderDefinition): string {
+  return definition.vendorName ? `${definition.key} (${definition.vendorName})` : definition.key;
+}
+
 /** The deployment's own provider section, `Authentication:Providers:<Key>`. */
-export function providerSection(provider: string): ProviderSection {
+export function providerSection(definition: ProviderDefinition): ProviderSection {
   return {
-    key: (name) => keyOf('Authentication', 'Providers', provider, name),
-    requiredWhen: `the ${provider} provider is enabled`,
+    key: (name) => keyOf('Authentication', 'Providers', definition.key, name),
+    requiredWhen: `the ${providerLabel(definition)} provider is enabled`,
   };
 }
 

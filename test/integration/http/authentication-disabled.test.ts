@@ -28,8 +28,17 @@ describe('the --authProvider none posture (authentication and fallback off)', ()
     );
   });
 
-  it('answers unannotated endpoints publicly', async () => {
-    expect((await fetch(`${running.url}/`)).status).to.equal(200);
+  it('answers unannotated endpoints publicly, and the starter page labels each link as it answers', async () => {
+    const home = await fetch(`${running.url}/`);
+    expect(home.status).to.equal(200);
+    const html = await home.text();
+    expect(html).to.contain(
+      '<a href="/api/app-info">/api/app-info</a> <span class="muted">anyone: public, the fallback policy is off</span>',
+    );
+    expect(html).to.contain(
+      '<a href="/api/app-info/admin">/api/app-info/admin</a> <span class="muted">administrator role: 403 while authentication is off</span>',
+    );
+    expect(html).not.to.contain('any signed-in user');
     expect((await fetch(`${running.url}/api/app-info`)).status).to.equal(200);
     // No session exists with authentication off: the sessions page lists none, and fails for nobody.
     const sessions = await fetch(`${running.url}/Account/Sessions`);

@@ -39,6 +39,7 @@ async function serve(challengeScheme: string, audit = new RecordingAuditLog()) {
     trustProxy: false,
     viewsDir: join(root, 'views'),
     publicDir: join(root, 'public'),
+    applicationName: 'Gatehouse',
     formActionOrigins: [],
     endpoints: [page],
     // The principal an authenticate step would have set, from a test header.

@@ -38,6 +38,17 @@ const failing: Endpoint[] = [
   },
   {
     method: 'GET',
+    path: '/limited',
+    metadata: allowAnonymous(),
+    handler: () => {
+      throw new GatehouseError('auth.too_many_sign_ins', 'Too many sign-ins were started from here. Try again later.', {
+        safe: true,
+        retryAfterMs: 765_200,
+      });
+    },
+  },
+  {
+    method: 'GET',
     path: '/unsafe',
     metadata: allowAnonymous(),
     handler: () => {
@@ -62,6 +73,7 @@ async function serve(options: { production: boolean; showStackTraces: boolean })
     trustProxy: false,
     viewsDir: join(root, 'views'),
     publicDir: join(root, 'public'),
+    applicationName: 'Gatehouse',
     formActionOrigins: [],
     endpoints: failing,
     authorizeEndpoint: () => undefined,
@@ -90,10 +102,30 @@ describe('error handling', () => {
     await running.close();
   });
 
-  it('shows the stack trace in development only', async () => {
+  it('shows the stack trace in development only, and only for a server error: a refusal is no crash', async () => {
     const running = await serve({ production: false, showStackTraces: true });
     const html = await (await fetch(`${running.url}/boom`)).text();
     expect(html).to.contain('Stack trace (development only)');
+    for (const path of ['/refused', '/limited']) {
+      const refusal = await fetch(`${running.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(refusal.status, path).to.be.within(400, 499);
+      expect(await refusal.text(), path).not.to.contain('Stack trace');
+    }
+    await running.close();
+  });
+
+  it('says how long a rate-limited client waits: in minutes on the page, in seconds in Retry-After', async () => {
+    const running = await serve({ production: false, showStackTraces: true });
+    const page = await fetch(`${running.url}/limited`, { headers: { accept: 'text/html' } });
+    expect(page.status).to.equal(429);
+    expect(page.headers.get('retry-after')).to.equal('766');
+    const html = await page.text();
+    expect(html).to.contain('<h1>Too many requests</h1>');
+    expect(html).to.contain('Too many sign-ins were started from here. Try again later.');
+    expect(html).to.contain('You can try again in about 13 minutes.');
+    const api = await fetch(`${running.url}/limited`, { headers: { accept: 'application/json' } });
+    expect(api.headers.get('retry-after')).to.equal('766');
+    expect(await api.json()).to.include({ status: 429, title: 'Too many requests', code: 'auth.too_many_sign_ins' });
     await running.close();
   });
 

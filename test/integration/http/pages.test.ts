@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findProjectRoot } from '../../../src/bootstrap/project-root.js';
 import { adminClaims, plainClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
@@ -45,6 +48,7 @@ describe('pages', () => {
       expect(html).to.contain('<h1>Administration</h1>');
       expect(html).to.contain('<span class="provider-name">Example Identity</span>');
       expect(html).to.contain('<strong>Administrator</strong>');
+      expect(html).to.contain('a claim of type <code>application:role</code> whose value is one of');
       for (const secret of [CLIENT_SECRET, 'redis-password-sentinel-77aa', REDIS_URL])
         expect(html).not.to.contain(secret);
     });
@@ -72,6 +76,10 @@ describe('pages', () => {
       const html = await (await page(running, '/', cookie)).text();
       expect(html).to.contain('You signed in with <strong class="provider-name">Example Identity</strong>');
       expect(html).to.contain('<a class="button" href="/Admin">Open the administration page</a>');
+      expect(html).to.contain(
+        '<a href="/api/app-info">/api/app-info</a> <span class="muted">any signed-in user</span>',
+      );
+      expect(html).to.contain('<span class="muted">administrator role</span>');
     });
 
     it('offers no administration button to a user without the role', async () => {
@@ -140,5 +148,57 @@ describe('pages', () => {
     expect(response.headers.get('content-type')).to.match(/^image\/(x-icon|vnd\.microsoft\.icon)$/);
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.slice(0, 4)], 'ICO header: reserved 0, type 1 (icon)').to.deep.equal([0, 0, 1, 0]);
+  });
+});
+
+describe('the login page with no provider registered', () => {
+  const loginHtml = async (env: Record<string, string>) => {
+    const running = await startGatehouse(env);
+    try {
+      return await (await page(running, '/Account/Login')).text();
+    } finally {
+      await running.close();
+    }
+  };
+
+  it('says nobody can sign in, points at npm run demo and at each provider page in docs/, one key a line', async () => {
+    const html = await loginHtml({});
+    expect(html).to.contain('No sign-in provider is configured yet, so nobody can sign in.');
+    expect(html).to.contain('<code>npm run demo</code>');
+    for (const doc of ['openid-connect.md', 'saml2.md', 'social.md'])
+      expect(html).to.contain(`<code>docs/<wbr>providers/<wbr>${doc}</code>`);
+    const lines = [...html.matchAll(/<span class="line">(.*?)<\/span>/g)].map((match) =>
+      match[1]?.replace(/<wbr>/g, ''),
+    );
+    expect(lines).to.deep.equal([
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled=true',
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority=https://your-provider.example',
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId=…',
+      'ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret=…',
+    ]);
+  });
+
+  it("carries the application's name from package.json (displayName, else name) in its title, header and footer", async () => {
+    const manifest: unknown = JSON.parse(readFileSync(join(findProjectRoot(), 'package.json'), 'utf8'));
+    const name =
+      typeof manifest === 'object' && manifest !== null && 'displayName' in manifest
+        ? String(manifest.displayName)
+        : typeof manifest === 'object' && manifest !== null && 'name' in manifest
+          ? String(manifest.name)
+          : expect.fail('package.json has no name');
+    const html = await loginHtml({});
+    expect(html).to.contain(`<title>Sign in · ${name}</title>`);
+    expect(html).to.contain(`<span class="brand-mark" aria-hidden="true">◆</span> ${name}</a>`);
+    expect(html).to.contain(`<footer class="footer">${name} · `);
+  });
+
+  it('in production names the keys and the docs, not the demo (a deployment has none)', async () => {
+    const html = await loginHtml({
+      NODE_ENV: 'production',
+      ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com',
+      ProjectTemplate__Hosting__TrustProxy: 'true',
+    });
+    expect(html).to.contain('No sign-in provider is configured yet').and.contain('docs/<wbr>providers/');
+    expect(html).not.to.contain('npm run demo');
   });
 });

@@ -4,6 +4,7 @@
  * a generated provider project's own startup names them.
  */
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTH_CHOICES, keysToSupply, PROVIDER_KEYS } from '../../../scripts/new-project/auth-choices.mjs';
 import { loadConfiguration } from '../../../src/adapters/config/load-configuration.js';
@@ -17,6 +18,7 @@ import {
   linkTemplateModules,
   removeFolder,
   run,
+  templateRoot,
   temporaryFolder,
 } from '../../new-project/generated-project.js';
 
@@ -64,6 +66,13 @@ describe('new project: the keys each --authProvider choice leaves to supply', fu
     const shipped = builtInProviders.map((provider) => provider.key);
     expect(offered).to.have.members(shipped);
     expect([...PROVIDER_KEYS]).to.have.members(shipped);
+  });
+
+  it("name, for each provider choice, the provider's page in docs/, which exists", () => {
+    for (const [name, choice] of providerChoices) {
+      expect(choice.docsPage, name).to.match(/^docs\/providers\/[a-z0-9-]+\.md$/);
+      expect(existsSync(join(templateRoot, choice.docsPage ?? '')), `${name}: ${choice.docsPage}`).to.equal(true);
+    }
   });
 
   it('mark as secret exactly the keys the settings schema declares secret', () => {

@@ -100,18 +100,29 @@ describe('new project: the command', function () {
     expect(result.stdout).to.match(new RegExp(`^Created ${target}: \\d+ files from Gatehouse `));
     expect(result.stdout).to.contain("package name   portal (from the directory's name)");
     expect(result.stdout).to.contain(`--authProvider oidc: ${AUTH_CHOICES.oidc?.summary ?? '?'}`);
-    expect(result.stdout).to.contain('\n  cd apps/Portal\n  npm install\n  npm run demo ');
+    expect(result.stdout).to.contain('\n  cd apps/Portal\n  npm install\n  npm test ');
+    expect(result.stdout).to.contain('\n  npm run demo ');
     const oidc = AUTH_CHOICES.oidc;
     if (!oidc) throw new Error('the oidc choice is gone');
+    expect(result.stdout).to.contain('Before `npm start`, supply these keys');
     for (const key of keysToSupply(oidc)) expect(result.stdout).to.contain(key.variable);
     expect(result.stdout).to.match(/\(secret\) the client secret/);
+    expect(result.stdout).to.contain('docs/providers/openid-connect.md');
+  });
+
+  it('says for the default choice that npm start needs no key, and where the keys of a provider are', async () => {
+    const result = await generator(['closed'], folder);
+    expect(result.status, result.stderr).to.equal(0);
+    expect(result.stdout).not.to.contain('ProjectTemplate__');
+    expect(result.stdout).to.contain('`npm start` serves the application with no key at all');
+    expect(result.stdout).to.contain('its login page names the keys of one').and.contain('docs/providers/');
   });
 
   it('prints no keys to fill for the none choice, and says the README describes the posture', async () => {
     const result = await generator(['plain', '--authProvider', 'none'], folder);
     expect(result.status, result.stderr).to.equal(0);
     expect(result.stdout).not.to.contain('ProjectTemplate__');
-    expect(result.stdout).to.contain('README.md describes its authentication posture');
+    expect(result.stdout).to.contain('with authentication off (README.md says what that means)');
   });
 
   it('through `npm run new`, resolves the target from where the command was typed', async () => {

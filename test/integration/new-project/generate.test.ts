@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { applicationIdentity } from '../../../src/bootstrap/application-identity.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as prettier from 'prettier';
@@ -83,6 +84,10 @@ describe('new project: generating every --authProvider choice', function () {
         `Generated from Gatehouse ${template.version} with --authProvider ${choice}.`,
       );
       for (const field of GENERATOR_PACKAGE_FIELDS) expect(manifest, field).not.to.have.property(field);
+      // Gatehouse's own display name stays behind: the project's pages and build show its package name.
+      expect(template.displayName).to.equal('Gatehouse');
+      expect(manifest).not.to.have.property('displayName');
+      expect(applicationIdentity(dir).displayName).to.equal(`${choice}-app`);
       const scripts = { ...template.scripts };
       for (const script of GENERATOR_SCRIPTS) delete scripts[script];
       expect(manifest.scripts).to.deep.equal(scripts);
@@ -167,6 +172,9 @@ describe('new project: generating every --authProvider choice', function () {
         if (key.secret)
           expect(row).to.contain('`.env`').and.contain('secret store').and.contain('never the repository');
       }
+      if (choice.docsPage) expect(readme, name).to.contain(`every key of it: \`${choice.docsPage}\``);
+      if (choice.vendor) expect(readme, name).to.contain(`(${choice.vendor}) sign-in is on**`);
+      if (keys.length > 0) expect(normalized(readme), name).to.contain('`npm test` passes without them');
     }
   });
 

@@ -266,16 +266,21 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     await expectFailure(provider.completeCallback(asMessage(callback), start.secrets), 'idp.token_exchange_failed');
   });
 
-  it('reports access_denied from the provider by its OAuth error code only', async () => {
+  it('reports access_denied (the person cancelled) as idp.sign_in_cancelled, and another error by its OAuth code only', async () => {
     const start = await provider.beginChallenge();
     const callback = await driveOidcLogin(start.redirectUrl, 'user', new CookieJar(), { deny: true });
     expect(callback.searchParams.get('error')).to.equal('access_denied');
 
     expect(provider.correlate(asMessage(callback))).to.equal(start.correlation);
+    const cancelled = provider.reportedError(asMessage(callback));
+    expect(cancelled?.code).to.equal('idp.sign_in_cancelled');
+    expect(cancelled?.message).to.not.include(callback.searchParams.get('error_description') ?? 'End-User aborted');
+
+    callback.searchParams.set('error', 'server_error');
     const err = provider.reportedError(asMessage(callback));
     expect(err?.code).to.equal('idp.provider_error');
     if (!err) return;
-    expect(err.message).to.include('access_denied');
+    expect(err.message).to.include('server_error');
     expect(err.message).to.not.include(callback.searchParams.get('error_description') ?? 'End-User aborted');
   });
 

@@ -68,7 +68,11 @@ describe('pending sign-ins: bounded apart from signed-in users, and limited per 
     expect(retryAfter).to.be.within(1, 15 * 60);
     expect(spoofed.headers.get('location')).to.equal(null);
     expect(spoofed.headers.getSetCookie()).to.deep.equal([]);
-    expect(await spoofed.text()).to.contain('<code>auth.too_many_sign_ins</code>');
+    const page = await spoofed.text();
+    expect(page).to.contain('<code>auth.too_many_sign_ins</code>');
+    // The wait in minutes, for the person; Retry-After says it in seconds, for programs.
+    const minutes = Math.ceil(retryAfter / 60);
+    expect(page).to.contain(`You can try again in ${minutes === 1 ? 'about a minute' : `about ${minutes} minutes`}.`);
     const api = await challenge({ 'x-forwarded-for': '203.0.113.7', accept: 'application/json' });
     expect(await api.json()).to.include({ status: 429, code: 'auth.too_many_sign_ins' });
     expect((await challenge({ 'x-forwarded-for': '203.0.113.8' })).status, 'another client').to.equal(302);

@@ -11,6 +11,7 @@ import {
   TestBrowser,
   type OidcApp,
 } from '../../support/oidc-app.js';
+import { plainClaims, signIn } from '../../support/sign-in.js';
 
 describe('OpenID Connect sign-in through the app (real oidc-provider)', function () {
   this.timeout(20_000);
@@ -260,14 +261,52 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       await expectRefused(await victim.get(attackerCallback.href), 'idp.state_mismatch');
     });
 
-    it('the provider refused (access_denied): idp.provider_error', async () => {
+    it('cancelled at the provider (access_denied): the calm sign-in-cancelled page, problem details for JSON', async () => {
       const browser = new TestBrowser();
       const callback = await browser.startSignIn(app.url, 'admin', '/', true);
       expect(callback.searchParams.get('error')).to.equal('access_denied');
-      const response = await browser.get(callback.href);
-      await expectRefused(response, 'idp.provider_error');
+      const response = await browser.get(callback.href, { accept: 'text/html' });
+      expect(response.status).to.equal(400);
+      expect(response.headers.get('cache-control')).to.equal('no-store');
+      const page = await response.text();
+      expect(page).to.contain('<h1>Sign-in cancelled</h1>').and.contain('nothing has changed here');
+      expect(page).to.contain('<a class="button" href="/Account/Login">Back to sign-in</a>');
       expect(browser.sessionToken(app.url)).to.equal(undefined);
       expect((await browser.get(`${app.url}/`)).status).to.equal(302);
+
+      const again = await browser.startSignIn(app.url, 'admin', '/', true);
+      const json = await browser.get(again.href, { accept: 'application/json' });
+      expect(json.status).to.equal(400);
+      expect(await json.json()).to.deep.equal({
+        type: 'about:blank',
+        title: 'Bad request',
+        status: 400,
+        detail: 'The sign-in was cancelled or declined at the identity provider, so you are not signed in.',
+        code: 'idp.sign_in_cancelled',
+      });
+    });
+
+    it('cancelled while signed in: the session is left as it was', async () => {
+      const browser = new TestBrowser();
+      // Signed in here, not at the provider (which would then sign the browser in without asking).
+      const { cookie } = await signIn(app.gatehouse, plainClaims);
+      browser.jar.store(app.url, new Response(null, { headers: { 'set-cookie': `${cookie}; Path=/` } }));
+      const before = browser.sessionToken(app.url);
+      expect(before).to.not.equal(undefined);
+      const callback = await browser.startSignIn(app.url, 'admin', '/', true);
+      const page = await (await browser.get(callback.href, { accept: 'text/html' })).text();
+      expect(page).to.contain('<h1>Sign-in cancelled</h1>');
+      expect(browser.sessionToken(app.url)).to.equal(before);
+      expect((await browser.get(`${app.url}/api/app-info`)).status).to.equal(200);
+    });
+
+    it('another refusal by the provider (not a cancel) keeps the error page: idp.provider_error', async () => {
+      const browser = new TestBrowser();
+      const callback = await browser.startSignIn(app.url, 'admin', '/', true);
+      callback.searchParams.set('error', 'temporarily_unavailable');
+      const response = await browser.get(callback.href, { accept: 'text/html' });
+      await expectRefused(response, 'idp.provider_error');
+      expect(browser.sessionToken(app.url)).to.equal(undefined);
     });
 
     it('never logs the client secret, the authorization code, the state or a token', async () => {

@@ -6,15 +6,9 @@ import {
 } from '../../../scripts/demo-saml-identity-provider.js';
 import { demoSamlServiceProvider, demoSamlSettings } from '../../../scripts/demo-settings.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
+import { answerAtDemoSamlIdentityProvider } from '../../support/demo-saml-answer.js';
 import { SamlBrowser } from '../../support/saml-app.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
-
-/** The hidden fields of the demo identity provider's auto-submitted form. */
-function hiddenFields(page: string): Record<string, string> {
-  return Object.fromEntries(
-    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
-  );
-}
 
 describe('the demo SAML identity provider with DEMO_SAML_ENCRYPT: assertions encrypted to Gatehouse', function () {
   this.timeout(30_000);
@@ -46,13 +40,7 @@ describe('the demo SAML identity provider with DEMO_SAML_ENCRYPT: assertions enc
     const browser = new SamlBrowser();
     const challenge = await browser.get(`${app.url}/External/Challenge?provider=Saml2&returnUrl=%2F`);
     const sso = challenge.headers.get('location') ?? expect.fail('no redirect to the identity provider');
-    const loginPage = await (await fetch(sso)).text();
-    const pending = /name="pending" value="([^"]+)"/.exec(loginPage)?.[1] ?? expect.fail('no login form');
-    const answer = await fetch(new URL('/sso/login', sso), {
-      method: 'POST',
-      body: new URLSearchParams({ pending, login: 'admin', password: 'any' }),
-    });
-    const form = hiddenFields(await answer.text());
+    const { form } = await answerAtDemoSamlIdentityProvider(sso, 'admin');
     const xml = Buffer.from(form.SAMLResponse ?? '', 'base64').toString('utf8');
     expect(xml).to.contain('<saml:EncryptedAssertion');
     expect(xml).not.to.contain('Ada Admin');

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { expect } from 'chai';
 import { FlowRecords } from '../../../src/application/sign-in/flow-records.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';

@@ -122,13 +122,14 @@ for (const vendor of SOCIAL_VENDORS) {
     });
 
     describe('refused: the error page with a stable code, no session, and the token endpoint untouched where it must be', () => {
-      it('consent denied: idp.provider_error', async () => {
+      it('consent cancelled: the sign-in-cancelled page (idp.sign_in_cancelled)', async () => {
         const { jar, location } = await challenge();
         const answer = await run.answerAs(location, 'admin', 'deny');
         expect(new URL(answer.url).searchParams.get('error')).to.equal('access_denied');
         const response = await jar.fetch(answer.url, { headers: { accept: 'text/html' } });
-        const page = await expectRefused(response, 400, 'idp.provider_error');
-        expect(page).to.contain('(access_denied)');
+        expect(response.status).to.equal(400);
+        const page = await response.text();
+        expect(page).to.contain('<h1>Sign-in cancelled</h1>');
         // The vendor's free-text error_description is never echoed.
         expect(page).not.to.match(/AADSTS|customer or authorization service|your application access/);
         expect(SESSION.test(jar.header(run.app.url) ?? '')).to.equal(false);

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import { expect } from 'chai';
 import { SignInRecords } from '../../../src/application/sign-in/sign-in-records.js';

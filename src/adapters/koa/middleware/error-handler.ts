@@ -17,9 +17,10 @@ export interface ErrorAnswers {
 
 /**
  * Maps every error to a status and the terminal error page (or problem details). Users
- * see only messages marked safe; the stack is shown in development only; 5xx errors are
- * logged with their code, never with library `cause` objects. Unmatched routes end here
- * as 404, wrong methods as 405.
+ * see only messages marked safe; the stack is shown in development only, and only for a
+ * server error (5xx): a 4xx is a refusal the application meant (bad input, a rate limit,
+ * a cancelled sign-in), not a crash to debug. 5xx errors are logged with their code, never
+ * with library `cause` objects. Unmatched routes end here as 404, wrong methods as 405.
  */
 export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
   return {
@@ -34,11 +35,13 @@ export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
       else logger.info({ reqId: ctx.state.requestId, code, status }, 'request refused');
       // Headers set by inner middleware (a half-written redirect, a cookie) must not survive.
       for (const name of ['location', 'set-cookie', 'content-disposition']) ctx.remove(name);
-      // RFC 9110 10.2.3: a refusal that ends by itself says when (a rate limit's 429).
-      if (isGatehouseError(thrown) && thrown.retryAfterMs !== undefined) {
-        ctx.set('Retry-After', String(Math.max(1, Math.ceil(thrown.retryAfterMs / 1000))));
-      }
-      await renderError(ctx, { status, code, detail, stack: showStack ? stack : undefined });
+      await renderError(ctx, {
+        status,
+        code,
+        detail,
+        stack: showStack && status >= 500 ? stack : undefined,
+        retryAfterMs: isGatehouseError(thrown) ? thrown.retryAfterMs : undefined,
+      });
     },
   };
 }

@@ -6,11 +6,16 @@ import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js'
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 
-/** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
-export function homeRoutes(deps: {
+export interface HomeRouteDeps {
   policies: PolicyRegistry;
+  /** A page names the provider the user signed in with by its display name. */
   providers: Pick<IdentityProviders, 'displayNameOf'>;
-}): Endpoint[] {
+  /** Who the page's links answer depends on the posture: the fallback for unannotated ones, authentication for the rest. */
+  posture: { authenticationEnabled: boolean; requireAuthenticatedUserByDefault: boolean };
+}
+
+/** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
+export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
   return [
     {
       method: 'GET',
@@ -32,6 +37,7 @@ export function homeRoutes(deps: {
           })),
           // The link is a convenience; /Admin checks the policy again whoever follows it.
           showAdministration: satisfied.includes(PolicyNames.AdministratorRole),
+          posture: deps.posture,
         });
       },
     },

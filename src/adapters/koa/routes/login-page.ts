@@ -10,6 +10,8 @@ export interface LoginPageDeps {
   providers: Pick<IdentityProviders, 'listed' | 'hasConnections'>;
   authenticationEnabled: boolean;
   flowBinding: FlowBindingCookie;
+  /** Outside production, the login page without providers also points at `npm run demo`. */
+  developmentHints: boolean;
 }
 
 export interface LoginPageState {
@@ -38,6 +40,7 @@ export async function renderLoginPage(ctx: Context, deps: LoginPageDeps, state: 
   ctx.set('Cache-Control', 'no-store');
   await ctx.render('login', {
     authenticationEnabled: deps.authenticationEnabled,
+    developmentHints: deps.developmentHints,
     signedOut: state.signedOut === true,
     discovery,
     discoveryToken,

@@ -256,6 +256,18 @@ describe('checkSettings', () => {
     ]);
   });
 
+  it('names a social provider by its key and its vendor, as the login page and the demo call it', () => {
+    const settings = withSettings((s) => {
+      sectionsOf(s).Social3.Enabled = true;
+      sectionsOf(s).OpenIdConnect.Enabled = true;
+    });
+    const messages = errors(checkSettings(settings, context())).map((p) => `${p.key} ${p.message}`);
+    expect(messages).to.include(
+      'ProjectTemplate:Authentication:Providers:Social3:ClientId is required when the Social3 (GitHub) provider is enabled',
+    );
+    expect(messages).to.include(`${OIDC}:ClientId is required when the OpenIdConnect provider is enabled`);
+  });
+
   describe('Saml2 IdP-initiated sign-in', () => {
     const SAML = 'ProjectTemplate:Authentication:Providers:Saml2';
     const enableSaml = (s: ProjectTemplateSettings, extra: Record<string, unknown>) =>
