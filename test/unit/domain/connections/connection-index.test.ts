@@ -131,6 +131,18 @@ describe('ConnectionIndex: the rules between connections', () => {
       expect(index.conflicts(third), 'one aggregate, another identity provider').to.deep.equal([]);
     });
 
+    it('the same OpenID issuer with a path, with and without its trailing slash', () => {
+      const tenant = 'https://login.microsoftonline.example/4f1e/v2.0';
+      const index = indexOf(connectionOf('Acme', oidcSection('acme', ['acme.com'], { Authority: tenant })));
+      const slashed = connectionOf('Initech', oidcSection('initech', ['initech.com'], { Authority: `${tenant}/` }));
+      expect(index.conflicts(slashed).map((conflict) => conflict.setting)).to.deep.equal(['Authority']);
+      const otherTenant = connectionOf(
+        'Globex',
+        oidcSection('globex', ['globex.com'], { Authority: 'https://login.microsoftonline.example/9c2d/v2.0' }),
+      );
+      expect(index.conflicts(otherTenant), 'one host, another tenant').to.deep.equal([]);
+    });
+
     it('a name held by a connection from another origin, in another letter case', () => {
       const index = indexOf(acme);
       const fromFolder = connectionOf('ACME', samlSection('acme2', ['acme2.com']), '/srv/connections/ACME.json');
