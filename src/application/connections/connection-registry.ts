@@ -58,7 +58,7 @@ export class ConnectionRegistry {
   /** Applies changes in order; what each did. */
   apply(changes: readonly ConnectionChange[]): ConnectionEvent[] {
     const events = changes.flatMap((change) =>
-      change.kind === 'declared' ? this.#declare(change.declaration) : this.#remove(change.name),
+      change.kind === 'declared' ? this.#declare(change.declaration) : this.#remove(change.name, change.origin),
     );
     for (const event of events) for (const listener of this.#listeners) listener(event);
     return events;
@@ -66,8 +66,7 @@ export class ConnectionRegistry {
 
   #declare(declaration: ConnectionDeclaration): ConnectionEvent[] {
     if (declaration.section.Enabled === false && declaration.problems.length === 0) {
-      this.#refused.delete(declaration.name.toLowerCase());
-      return this.#remove(declaration.name);
+      return this.#remove(declaration.name, declaration.origin);
     }
     const { connection, problems } = readConnection(declaration, this.rules);
     const conflicts = connection
@@ -97,9 +96,15 @@ export class ConnectionRegistry {
     ];
   }
 
-  #remove(name: string): ConnectionEvent[] {
-    this.#refused.delete(name.toLowerCase());
-    const removed = this.#index.remove(name);
+  /**
+   * Only the declaration a connection came from can take it away: a folder file refused
+   * because the configuration holds its name removes nothing when it is deleted or disabled.
+   */
+  #remove(name: string, origin: string): ConnectionEvent[] {
+    const id = name.toLowerCase();
+    if (this.#refused.get(id)?.origin === origin) this.#refused.delete(id);
+    if (this.#index.byName(id)?.origin !== origin) return [];
+    const removed = this.#index.remove(id);
     return removed ? [{ kind: 'removed', connection: removed }] : [];
   }
 }
