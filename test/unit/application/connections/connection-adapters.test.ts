@@ -22,7 +22,7 @@ interface Build {
 class Builder {
   readonly builds: Build[] = [];
   auto: 'succeed' | 'fail' | undefined = 'succeed';
-  health: HealthStatus = 'up';
+  health: HealthStatus | 'throws' = 'up';
 
   readonly build = (connection: Connection): Promise<IdentityProvider> =>
     new Promise<IdentityProvider>((resolve, reject) => {
@@ -36,7 +36,14 @@ class Builder {
     const fake = new FakeIdentityProvider();
     return Object.assign(fake, {
       info: connectionInfo(connection),
-      healthCheck: { name: `identityProvider:${connection.name}`, required: false, check: async () => this.health },
+      healthCheck: {
+        name: `identityProvider:${connection.name}`,
+        required: false,
+        check: async () => {
+          if (this.health === 'throws') throw new Error('a check that broke its promise');
+          return this.health;
+        },
+      },
     });
   }
 
@@ -158,6 +165,8 @@ describe('ConnectionAdapters: one adapter per connection, built on first use', (
       await adapters.adapterOf('acme');
       expect(await adapters.report()).to.deep.equal({ Acme: 'up', Globex: 'idle' });
       builder.health = 'down';
+      expect(await adapters.report()).to.deep.equal({ Acme: 'down', Globex: 'idle' });
+      builder.health = 'throws';
       expect(await adapters.report()).to.deep.equal({ Acme: 'down', Globex: 'idle' });
       builder.auto = undefined;
       const pending = adapters.adapterOf('globex')?.catch(() => undefined);
