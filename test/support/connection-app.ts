@@ -25,6 +25,9 @@ export function connectionEnv(name: string, section: Readonly<Record<string, unk
   return env;
 }
 
+/** The SAML attribute the built-in claims table reads the e-mail address from. */
+export const EMAIL_ATTRIBUTE = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
+
 /** The SP entity ID every SAML connection of these tests is known by at its identity provider. */
 export const CONNECTION_SP_ENTITY_ID = 'https://gatehouse.test/connections';
 

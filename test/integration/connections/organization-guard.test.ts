@@ -4,6 +4,7 @@ import {
   challenge,
   CONNECTION_SP_ENTITY_ID,
   connectionEnv,
+  EMAIL_ATTRIBUTE,
   oidcConnection,
   organizationRoute,
   samlChallenge,
@@ -17,7 +18,6 @@ import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.j
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 
 const SECRET = 'SENTINEL-guard-client-secret-6c0e';
-const EMAIL_ATTRIBUTE = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
 
 /**
  * The organization guard through the running app: what an organization's identity

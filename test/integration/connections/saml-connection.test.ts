@@ -6,6 +6,7 @@ import {
   auditEvents,
   CONNECTION_SP_ENTITY_ID,
   connectionEnv,
+  EMAIL_ATTRIBUTE,
   discover,
   organizationRoute,
   samlChallenge,
@@ -19,7 +20,6 @@ import { startGatehouse, type RunningGatehouse } from '../../support/start-gateh
 
 const SAML = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
-const EMAIL_ATTRIBUTE = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
 
 /** The Subject NameID of an AuthnRequest (SAML Core 3.4.1), with its Format; undefined when it names no subject. */
 function subjectOf(xml: string): { format: string | null; value: string | null } | undefined {
