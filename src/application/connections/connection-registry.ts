@@ -20,7 +20,10 @@ export type ConnectionEvent =
  */
 export class ConnectionRegistry {
   readonly #index: ConnectionIndex;
-  readonly #refused = new Map<string, { origin: string; problems: readonly SettingsProblem[] }>();
+  readonly #refused = new Map<
+    string,
+    { origin: string; problems: readonly SettingsProblem[]; declaration: ConnectionDeclaration }
+  >();
   readonly #listeners: Array<(event: ConnectionEvent) => void> = [];
 
   constructor(
@@ -60,6 +63,11 @@ export class ConnectionRegistry {
     const events = changes.flatMap((change) =>
       change.kind === 'declared' ? this.#declare(change.declaration) : this.#remove(change.name, change.origin),
     );
+    // What a removed or changed connection gave up (a domain, an identity provider, a name) may
+    // be what a declaration was refused for: those are tried again, as a restart would read them.
+    if (events.some((event) => event.kind === 'removed' || event.kind === 'changed')) {
+      events.push(...this.#retryRefused());
+    }
     for (const event of events) for (const listener of this.#listeners) listener(event);
     return events;
   }
@@ -82,7 +90,7 @@ export class ConnectionRegistry {
     const errors = [...problems, ...conflicts].filter((problem) => problem.severity === 'error');
     if (!connection || errors.length > 0) {
       const refused = { origin: declaration.origin, problems: [...problems, ...conflicts] };
-      this.#refused.set(declaration.name.toLowerCase(), refused);
+      this.#refused.set(declaration.name.toLowerCase(), { ...refused, declaration });
       return [{ kind: 'refused', name: declaration.name, ...refused }];
     }
     this.#refused.delete(connection.id);
@@ -94,6 +102,14 @@ export class ConnectionRegistry {
         ? { kind: 'changed', connection, previous, warnings: problems }
         : { kind: 'added', connection, warnings: problems },
     ];
+  }
+
+  /** The refused declarations that pass now; one refused again says nothing new, and is not reported again. */
+  #retryRefused(): ConnectionEvent[] {
+    return [...this.#refused.values()].flatMap(({ declaration }) => {
+      const retried = this.#declare(declaration);
+      return retried.some((event) => event.kind === 'refused') ? [] : retried;
+    });
   }
 
   /**

@@ -107,6 +107,7 @@ describe('FolderConnections: a folder as operators and provisioning jobs change 
     await rename(folder.fileOf('acme'), folder.fileOf('Acme'));
     await settled();
     expect(inForce()).to.deep.equal(['Acme:acme']);
+    expect(events.slice(1), 'never refused for its own old name').to.deep.equal(['removed acme', 'added Acme']);
     expect(inForce()).to.deep.equal(await freshStart());
   });
 
@@ -114,6 +115,7 @@ describe('FolderConnections: a folder as operators and provisioning jobs change 
     await rename(folder.fileOf('acme'), folder.fileOf('acme-corp'));
     await settled();
     expect(inForce()).to.deep.equal(['acme-corp:acme']);
+    expect(events.slice(1), 'never refused for its own old domains').to.deep.equal(['removed acme', 'added acme-corp']);
     expect(inForce()).to.deep.equal(await freshStart());
   });
 

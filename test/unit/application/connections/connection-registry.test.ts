@@ -159,6 +159,42 @@ describe('ConnectionRegistry: declarations applied, with their events', () => {
     expect(registry.byName('acme')?.origin).to.equal(configuredOrigin('Acme'));
   });
 
+  describe('a declaration refused for what another connection held', () => {
+    const initech = (extra: Record<string, unknown> = {}) =>
+      declaration('initech', oidcSection('initech', ['acme.com'], extra), inFolder('initech'));
+
+    it('is taken once that connection is removed, as a restart would take it', () => {
+      apply(declared(acme()));
+      expect(apply(declared(initech()))).to.deep.equal([`refused initech ${inFolder('initech')}:Domains:0`]);
+      expect(apply(removed('acme'))).to.deep.equal(['removed acme', 'added initech']);
+      expect(registry.byDomain('acme.com')?.name).to.equal('initech');
+      expect(registry.refused().size).to.equal(0);
+    });
+
+    it('is taken once that connection changes to give it up', () => {
+      apply(declared(acme()));
+      apply(declared(initech()));
+      expect(apply(declared(acme({ Domains: ['acme.org'] })))).to.deep.equal(['changed acme', 'added initech']);
+    });
+
+    it('is not reported again while it is still refused', () => {
+      apply(
+        declared(acme()),
+        declared(declaration('globex', oidcSection('globex', ['globex.com']), inFolder('globex'))),
+      );
+      apply(declared(initech()));
+      expect(apply(removed('globex'))).to.deep.equal(['removed globex']);
+      expect(registry.refused().has('initech')).to.equal(true);
+    });
+
+    it('stays refused for its own faults, unreported, when another connection goes', () => {
+      apply(declared(acme()));
+      apply(declared(initech({ Organization: '' })));
+      expect(apply(removed('acme'))).to.deep.equal(['removed acme']);
+      expect(registry.refused().has('initech')).to.equal(true);
+    });
+  });
+
   it('applies the changes of one poll in order', () => {
     expect(
       apply(
