@@ -4,6 +4,7 @@ import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js
 import { readPrincipal } from '../../src/application/sign-in/stored-principal.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import type { TestBrowser } from './oidc-app.js';
+import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
 import type { SamlTestIdentityProvider } from './saml-identity-provider.js';
 
 /** The environment-variable prefix of a configured connection's keys. */
@@ -23,6 +24,27 @@ export function connectionEnv(name: string, section: Readonly<Record<string, unk
   };
   for (const [key, value] of Object.entries(section)) put(`${connectionPrefix(name)}${key}`, value);
   return env;
+}
+
+/**
+ * A Gatehouse listening at `port` (its PublicOrigin, known beforehand by the identity
+ * providers' redirect URIs) with these connections configured, provider calls timing out
+ * after 2 s, and `env` over that.
+ */
+export function startWithConnections(
+  port: number,
+  connections: Readonly<Record<string, Record<string, unknown>>>,
+  env: Record<string, string> = {},
+): Promise<RunningGatehouse> {
+  return startGatehouse(
+    {
+      ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
+      ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
+      ...Object.assign({}, ...Object.entries(connections).map(([name, section]) => connectionEnv(name, section))),
+      ...env,
+    },
+    { port },
+  );
 }
 
 /** The SAML attribute the built-in claims table reads the e-mail address from. */

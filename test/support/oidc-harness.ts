@@ -1,11 +1,10 @@
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../scripts/demo-identity-provider.js';
-import { connectionEnv, oidcConnection } from './connection-app.js';
+import { oidcConnection, startWithConnections } from './connection-app.js';
 import { deliverAnswer } from './deliver-answer.js';
 import { CookieJar, driveOidcAnswer } from './drive-oidc-login.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
 import { CLIENT_SECRET, freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from './oidc-app.js';
 import { signOutAtProvider } from './oidc-provider-logout.js';
-import { startGatehouse } from './start-gatehouse.js';
 
 /**
  * OpenID Connect against the real oidc-provider, answering by redirect or by form_post:
@@ -108,14 +107,6 @@ async function startConnection(
   });
   const client = { clientId: 'gatehouse-test', clientSecret: CLIENT_SECRET };
   const section = oidcConnection('globex', ['example.test'], idp.issuer, client, { ResponseMode: responseMode });
-  const app = await startGatehouse(
-    {
-      ProjectTemplate__Hosting__PublicOrigin: origin,
-      ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-      ...connectionEnv(name, section),
-      ...env,
-    },
-    { port },
-  );
+  const app = await startWithConnections(port, { [name]: section }, env);
   return { idp, app };
 }

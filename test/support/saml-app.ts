@@ -3,7 +3,7 @@ import type { SigningCredential } from '../../scripts/saml/signing-credential.js
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
-import { connectionEnv } from './connection-app.js';
+import { startWithConnections } from './connection-app.js';
 import { startGatehouse } from './start-gatehouse.js';
 import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
 
@@ -50,18 +50,8 @@ export async function startSamlConnectionApp(
   section: Record<string, unknown>,
   env: Record<string, string> = {},
 ): Promise<SamlApp> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const app = await startGatehouse(
-    {
-      ProjectTemplate__Hosting__PublicOrigin: url,
-      ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-      ...connectionEnv(name, section),
-      ...env,
-    },
-    { port },
-  );
-  return { ...app, acsUrl: `${url}/connections/${name.toLowerCase()}/saml2/acs` };
+  const app = await startWithConnections(await freePort(), { [name]: section }, env);
+  return { ...app, acsUrl: `${app.url}/connections/${name.toLowerCase()}/saml2/acs` };
 }
 
 /** The settings a service provider with single logout needs: its signing pair and the switch. */

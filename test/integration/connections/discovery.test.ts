@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { readRedirectedAuthnRequest } from '../../../scripts/saml/authn-request.js';
 import {
   CONNECTION_SP_ENTITY_ID,
-  connectionEnv,
   discover,
   EMAIL_ATTRIBUTE,
   samlConnection,
+  startWithConnections,
 } from '../../support/connection-app.js';
 import { deliverAnswer } from '../../support/deliver-answer.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import type { RunningGatehouse } from '../../support/start-gatehouse.js';
 
 /**
  * `POST /External/Discover` through the running app: which connection an address goes to
@@ -26,15 +26,10 @@ describe('connections: discovery by e-mail domain', function () {
   before(async () => {
     [acme, buecher] = await Promise.all([SamlTestIdentityProvider.start(), SamlTestIdentityProvider.start()]);
     const port = await freePort();
-    app = await startGatehouse(
-      {
-        ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
-        ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-        ...connectionEnv('Acme', samlConnection('acme', ['acme.test', '*.acme.test'], acme)),
-        ...connectionEnv('Buecher', samlConnection('buecher', ['Bücher.example'], buecher)),
-      },
-      { port },
-    );
+    app = await startWithConnections(port, {
+      Acme: samlConnection('acme', ['acme.test', '*.acme.test'], acme),
+      Buecher: samlConnection('buecher', ['Bücher.example'], buecher),
+    });
   });
   after(async () => {
     await app?.close();

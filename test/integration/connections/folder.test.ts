@@ -9,13 +9,14 @@ import {
   oidcConnection,
   samlChallenge,
   samlConnection,
+  startWithConnections,
 } from '../../support/connection-app.js';
 import { ConnectionFolder, readiness } from '../../support/connection-folder.js';
 import { deliverAnswer } from '../../support/deliver-answer.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import type { RunningGatehouse } from '../../support/start-gatehouse.js';
 
 const SECRET = 'SENTINEL-folder-client-secret-0d94';
 const SECRET_IN_BROKEN_FILE = 'SENTINEL-folder-broken-file-secret-71ce';
@@ -60,14 +61,7 @@ describe('connections: a folder of connections, changed while the instance runs'
     globex.ClientSecretFile = 'secrets/globex-client-secret';
     await folder.writeText('secrets/globex-client-secret', `${SECRET}\n`);
     await folder.write('acme', samlConnection('acme', ['example.com'], acmeIdp));
-    app = await startGatehouse(
-      {
-        ProjectTemplate__Hosting__PublicOrigin: origin,
-        ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-        ProjectTemplate__Authentication__ConnectionsDirectory: folder.path,
-      },
-      { port },
-    );
+    app = await startWithConnections(port, {}, { ProjectTemplate__Authentication__ConnectionsDirectory: folder.path });
   });
   after(async () => {
     await app?.close();

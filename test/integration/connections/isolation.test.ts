@@ -12,17 +12,17 @@ import {
   auditEvents,
   challenge,
   CONNECTION_SP_ENTITY_ID,
-  connectionEnv,
   oidcConnection,
   samlChallenge,
   samlConnection,
+  startWithConnections,
 } from '../../support/connection-app.js';
 import { deliverAnswer } from '../../support/deliver-answer.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { signLogoutToken } from '../../support/logout-tokens.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import type { RunningGatehouse } from '../../support/start-gatehouse.js';
 
 const SECRET = 'SENTINEL-isolation-client-secret-3b7a';
 
@@ -61,23 +61,15 @@ describe('connections: one connection’s messages are refused at another’s en
     acmeIdp.singleLogout = true;
     hooliIdp.singleLogout = true;
     const secret = { clientSecret: SECRET };
-    app = await startGatehouse(
-      {
-        ProjectTemplate__Hosting__PublicOrigin: origin,
-        ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-        ...connectionEnv(
-          'Globex',
-          oidcConnection('globex', ['example.test'], globexIdp.issuer, { clientId: 'globex-client', ...secret }),
-        ),
-        ...connectionEnv(
-          'Initech',
-          oidcConnection('initech', ['initech.test'], initechIdp.issuer, { clientId: 'initech-client', ...secret }),
-        ),
-        ...connectionEnv('Acme', samlConnection('acme', ['example.com'], acmeIdp, { signing: sp })),
-        ...connectionEnv('Hooli', samlConnection('hooli', ['hooli.test'], hooliIdp, { signing: sp })),
-      },
-      { port },
-    );
+    app = await startWithConnections(port, {
+      Globex: oidcConnection('globex', ['example.test'], globexIdp.issuer, { clientId: 'globex-client', ...secret }),
+      Initech: oidcConnection('initech', ['initech.test'], initechIdp.issuer, {
+        clientId: 'initech-client',
+        ...secret,
+      }),
+      Acme: samlConnection('acme', ['example.com'], acmeIdp, { signing: sp }),
+      Hooli: samlConnection('hooli', ['hooli.test'], hooliIdp, { signing: sp }),
+    });
   });
   after(async () => {
     await app?.close();

@@ -3,19 +3,19 @@ import {
   auditEvents,
   challenge,
   CONNECTION_SP_ENTITY_ID,
-  connectionEnv,
   EMAIL_ATTRIBUTE,
   oidcConnection,
   organizationRoute,
   samlChallenge,
   samlConnection,
   sessionClaims,
+  startWithConnections,
 } from '../../support/connection-app.js';
 import { deliverAnswer } from '../../support/deliver-answer.js';
 import { startMisbehavingOidcProvider, type MisbehavingProvider } from '../../support/misbehaving-oidc-provider.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import type { RunningGatehouse } from '../../support/start-gatehouse.js';
 
 const SECRET = 'SENTINEL-guard-client-secret-6c0e';
 
@@ -43,21 +43,13 @@ describe('connections: the organization guard at the HTTP level', function () {
       }),
       SamlTestIdentityProvider.start(),
     ]);
-    app = await startGatehouse(
-      {
-        ProjectTemplate__Hosting__PublicOrigin: origin,
-        ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-        ...connectionEnv(
-          'Globex',
-          oidcConnection('globex', ['example.test'], globex.issuer, {
-            clientId: 'globex-client',
-            clientSecret: SECRET,
-          }),
-        ),
-        ...connectionEnv('Acme', samlConnection('acme', ['example.com'], acme)),
-      },
-      { port },
-    );
+    app = await startWithConnections(port, {
+      Globex: oidcConnection('globex', ['example.test'], globex.issuer, {
+        clientId: 'globex-client',
+        clientSecret: SECRET,
+      }),
+      Acme: samlConnection('acme', ['example.com'], acme),
+    });
   });
   beforeEach(() => globex.reset());
   after(async () => {

@@ -5,18 +5,18 @@ import { makeSigningCredential } from '../../../scripts/saml/signing-credential.
 import {
   auditEvents,
   CONNECTION_SP_ENTITY_ID,
-  connectionEnv,
-  EMAIL_ATTRIBUTE,
   discover,
+  EMAIL_ATTRIBUTE,
   organizationRoute,
   samlChallenge,
   samlConnection,
   sessionClaims,
+  startWithConnections,
 } from '../../support/connection-app.js';
 import { deliverAnswer } from '../../support/deliver-answer.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import type { RunningGatehouse } from '../../support/start-gatehouse.js';
 
 const SAML = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -49,22 +49,14 @@ describe('connections: SAML2 connections found by e-mail domain', function () {
       SamlTestIdentityProvider.start(),
     ]);
     const port = await freePort();
-    app = await startGatehouse(
-      {
-        ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
-        ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-        ...connectionEnv('Acme', samlConnection('acme', ['example.com'], acme, { extra: { DisplayName: 'Acme' } })),
-        ...connectionEnv(
-          'Initech',
-          samlConnection('initech', ['initech.test'], initech, {
-            encryption: initechEncryption,
-            extra: { RequireEncryptedAssertions: true },
-          }),
-        ),
-        ...connectionEnv('Hooli', samlConnection('hooli', ['hooli.test'], hooli, { extra: { SendLoginHint: false } })),
-      },
-      { port },
-    );
+    app = await startWithConnections(port, {
+      Acme: samlConnection('acme', ['example.com'], acme, { extra: { DisplayName: 'Acme' } }),
+      Initech: samlConnection('initech', ['initech.test'], initech, {
+        encryption: initechEncryption,
+        extra: { RequireEncryptedAssertions: true },
+      }),
+      Hooli: samlConnection('hooli', ['hooli.test'], hooli, { extra: { SendLoginHint: false } }),
+    });
   });
   after(async () => {
     await app?.close();

@@ -7,6 +7,7 @@ import {
   oidcConnection,
   samlChallenge,
   samlConnection,
+  startWithConnections,
 } from '../../support/connection-app.js';
 import { ConnectionFolder, readiness } from '../../support/connection-folder.js';
 import { deliverAnswer } from '../../support/deliver-answer.js';
@@ -110,13 +111,10 @@ describe('connections at start', function () {
       await folder.write('initech', oidc('initech', ['initech.com', 'outlook.com']));
       await folder.writeText('broken.json', '{ "Protocol": ');
       const port = await freePort();
-      app = await startGatehouse(
-        {
-          ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
-          ProjectTemplate__Authentication__HttpTimeoutSeconds: '2',
-          ProjectTemplate__Authentication__ConnectionsDirectory: folder.path,
-        },
-        { port },
+      app = await startWithConnections(
+        port,
+        {},
+        { ProjectTemplate__Authentication__ConnectionsDirectory: folder.path },
       );
     });
     after(async () => {
