@@ -96,7 +96,7 @@ export function samlHarnessOf(options: { encrypted?: boolean; connection?: strin
         expected: { subject: 'admin@example.com', name: 'Ada Admin', email: 'ada@example.com' },
         async redeemed() {
           const records = await Promise.all(
-            issued.map((id) => app.gatehouse.stores.sessions.get(`${scope}${replayKey(idp.entityId, id)}`)),
+            issued.map((id) => app.gatehouse.stores.replayRecords.get(`${scope}${replayKey(idp.entityId, id)}`)),
           );
           return records.filter((record) => record !== undefined).length;
         },
@@ -120,7 +120,7 @@ export function samlHarnessOf(options: { encrypted?: boolean; connection?: strin
           const sessionIndex = sessionIndexes.get(answer);
           if (sessionIndex === undefined) throw new Error('no provider session behind this answer');
           const provider = await app.gatehouse.providers.byKey(scheme);
-          const logoutUrl = `${app.url}${provider?.logout?.path ?? 'no logout path'}`;
+          const logoutUrl = `${app.url}${provider?.logoutEndpoints?.[0]?.path ?? 'no logout path'}`;
           const xml = logoutRequestXml({
             issuer: idp.entityId,
             destination: logoutUrl,

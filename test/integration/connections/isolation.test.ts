@@ -103,10 +103,10 @@ describe('connections: one connection’s messages are refused at another’s en
     const form = acmeIdp.answer(request, CONNECTION_SP_ENTITY_ID, { assertion: { assertionId: sessionIndex } });
     expect((await deliverAnswer(browser, { method: 'POST', url: request.acsUrl, form }, app.url)).status).to.equal(302);
     expect(await signedIn(browser)).to.equal(true);
-    // What Acme's adapter records lives under Acme's scope, where no other connection's adapter reads.
-    const sessions = app.gatehouse.stores.sessions;
-    expect(await sessions.get(`connection:acme:${replayKey(acmeIdp.entityId, sessionIndex)}`)).not.to.equal(undefined);
-    expect(await sessions.get(replayKey(acmeIdp.entityId, sessionIndex))).to.equal(undefined);
+    // What Acme's adapter records lives under Acme's scope of the replay store, where no other connection's adapter reads.
+    const replays = app.gatehouse.stores.replayRecords;
+    expect(await replays.get(`connection:acme:${replayKey(acmeIdp.entityId, sessionIndex)}`)).not.to.equal(undefined);
+    expect(await replays.get(replayKey(acmeIdp.entityId, sessionIndex))).to.equal(undefined);
     return { browser, sessionIndex };
   }
 
@@ -151,9 +151,9 @@ describe('connections: one connection’s messages are refused at another’s en
     expect(refused.status).to.equal(400);
     expect(await problemCode(refused)).to.equal('idp.flow_wrong_provider');
     expect(browser.sessionToken(app.url)).to.equal(undefined);
-    const sessions = app.gatehouse.stores.sessions;
+    const replays = app.gatehouse.stores.replayRecords;
     for (const scope of ['connection:acme:', 'connection:hooli:', '']) {
-      expect(await sessions.get(`${scope}${replayKey(acmeIdp.entityId, assertionId)}`), scope).to.equal(undefined);
+      expect(await replays.get(`${scope}${replayKey(acmeIdp.entityId, assertionId)}`), scope).to.equal(undefined);
     }
   });
 

@@ -21,7 +21,7 @@ function adapterOf(connection: Connection): IdentityProvider {
   const logoutPath = 'BackchannelLogoutPath' in connection.settings ? connection.settings.BackchannelLogoutPath : '';
   return Object.assign(new FakeIdentityProvider(), {
     info: connectionInfo(connection),
-    ...(typeof logoutPath === 'string' && logoutPath !== '' ? { logout: backChannel(logoutPath) } : {}),
+    ...(typeof logoutPath === 'string' && logoutPath !== '' ? { logoutEndpoints: [backChannel(logoutPath)] } : {}),
   });
 }
 
@@ -35,7 +35,7 @@ function ownProvider(): IdentityProvider {
       displayName: 'Corporate',
       callbackPath: '/signin-oidc',
     },
-    logout: backChannel('/backchannel-logout-oidc'),
+    logoutEndpoints: [backChannel('/backchannel-logout-oidc')],
   });
 }
 
@@ -88,9 +88,13 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
   });
 
   it("builtInAt: the deployment's own callback and logout paths, in any letter case", () => {
-    expect(providers.builtInAt('/signin-oidc')).to.deep.equal({ provider: own, endpoint: 'callback' });
-    expect(providers.builtInAt('/SIGNIN-OIDC')).to.deep.equal({ provider: own, endpoint: 'callback' });
-    expect(providers.builtInAt('/backchannel-logout-oidc')).to.deep.equal({ provider: own, endpoint: 'logout' });
+    expect(providers.builtInAt('/signin-oidc')).to.deep.equal({ provider: own, at: 'callback' });
+    expect(providers.builtInAt('/SIGNIN-OIDC')).to.deep.equal({ provider: own, at: 'callback' });
+    expect(providers.builtInAt('/backchannel-logout-oidc')).to.deep.equal({
+      provider: own,
+      at: 'logout',
+      endpoint: own.logoutEndpoints?.[0],
+    });
     expect(providers.builtInAt('/connections/acme/saml2/acs')).to.equal(undefined);
     expect(providers.builtInAt('/')).to.equal(undefined);
   });
@@ -101,11 +105,11 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
     expect(providers.isConnectionPath('/signin-oidc')).to.equal(false);
     expect(providers.isConnectionPath('/connections/')).to.equal(false);
     const acs = await providers.connectionAt('/connections/acme/saml2/acs');
-    expect(acs?.endpoint).to.equal('callback');
+    expect(acs?.at).to.equal('callback');
     expect(acs?.provider?.info.key).to.equal('Acme');
-    expect((await providers.connectionAt('/CONNECTIONS/Acme/SAML2/ACS'))?.endpoint).to.equal('callback');
+    expect((await providers.connectionAt('/CONNECTIONS/Acme/SAML2/ACS'))?.at).to.equal('callback');
     const logout = await providers.connectionAt('/connections/globex/backchannel-logout');
-    expect(logout?.endpoint).to.equal('logout');
+    expect(logout?.at).to.equal('logout');
     expect(logout?.provider?.info.key).to.equal('Globex');
     // Another connection's path under this one's name is nobody's.
     expect(await providers.connectionAt('/connections/acme/signin-oidc')).to.equal(undefined);
@@ -115,12 +119,12 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
   it('connectionAt: a path of no connection in force is unknown_connection, building nothing', async () => {
     expect(await providers.connectionAt('/connections/initech/signin-oidc')).to.deep.equal({
       provider: undefined,
-      endpoint: 'unknown_connection',
+      at: 'unknown_connection',
     });
     registry.apply([{ kind: 'removed', name: 'Globex', origin: declaration('Globex', {}).origin }]);
     expect(await providers.connectionAt('/connections/globex/signin-oidc')).to.deep.equal({
       provider: undefined,
-      endpoint: 'unknown_connection',
+      at: 'unknown_connection',
     });
     expect(built).to.deep.equal([]);
   });
