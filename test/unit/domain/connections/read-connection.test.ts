@@ -140,6 +140,11 @@ describe('readConnection: the rules of one connection', () => {
         oidcSection('acme', ['acme.com'], { BackchannelLogoutPath: '/bcl' }),
         'BackchannelLogoutPath',
       ],
+      [
+        'a FrontchannelLogoutPath',
+        oidcSection('acme', ['acme.com'], { FrontchannelLogoutPath: '/fcl' }),
+        'FrontchannelLogoutPath',
+      ],
       ['a ModulePath', samlSection('acme', ['acme.com'], { ModulePath: '/Saml2' }), 'ModulePath'],
       [
         'a SingleLogoutPath',
@@ -265,6 +270,7 @@ describe('readConnection: the rules of one connection', () => {
         DisplayName: 'Globex',
         CallbackPath: '/connections/globex/signin-oidc',
         BackchannelLogoutPath: '/connections/globex/backchannel-logout',
+        FrontchannelLogoutPath: '/connections/globex/frontchannel-logout',
         ResponseMode: 'query',
       });
     });
