@@ -40,6 +40,11 @@ export interface Gatehouse {
   endpoints: readonly Endpoint[];
   /** The deployment's own providers (Authentication:Providers), as built at start. */
   identityProviders: readonly IdentityProvider[];
+  /**
+   * Every identity provider, the connections' included, found as requests find them: by
+   * scheme, by key (a connection's name), by path (a connection's adapter built on first use).
+   */
+  providers: IdentityProviders;
   /** The server-side stores: signed-in state, and pending sign-ins (operators' scripts read and write sessions through them). */
   stores: SessionStores;
   /**
@@ -77,6 +82,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     flushLog: () => configuration.destination.flush?.(),
     endpoints,
     identityProviders: container.resolve<IdentityProviders>(IdentityProvidersToken).builtIn,
+    providers: container.resolve<IdentityProviders>(IdentityProvidersToken),
     stores,
     endAllSessions: (provider, subject, by = 'administrator') =>
       container.resolve(EndSessions).execute({ provider, subject }, { by, cause: 'account_change' }),

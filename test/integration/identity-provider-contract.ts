@@ -3,6 +3,7 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
 import { crossSitePost, deliverAnswer } from '../support/deliver-answer.js';
+import type { IdentityProvider } from '../../src/application/ports/identity-provider.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from '../support/identity-provider-harness.js';
 import { TestBrowser } from '../support/oidc-app.js';
 
@@ -53,8 +54,11 @@ export function identityProviderContract(harness: ProviderHarness): void {
     it('signs in: a new session holding the normalized claims, then back to the return URL', async () => {
       const browser = new TestBrowser();
       const answer = await startSignIn(browser);
+      const before = await run.redeemed();
       const response = await deliver(browser, answer);
       expect(response.status).to.equal(302);
+      // What the refusals below must leave unmoved does move for a sign-in (the harness counts what it should).
+      expect(await run.redeemed(), 'the answer redeemed').to.be.above(before);
       expect(response.headers.get('location')).to.equal('/api/app-info');
       expect(response.headers.get('cache-control')).to.equal('no-store');
       expect(sessionCookieOf(response)).to.match(/httponly/i);
@@ -148,7 +152,7 @@ export function identityProviderContract(harness: ProviderHarness): void {
     });
 
     it('accepts only the methods of its protocol at the callback path, and POSTed messages only up to its limit', async () => {
-      const provider = run.app.gatehouse.identityProviders.find((p) => p.info.key === harness.key);
+      const provider = await run.app.gatehouse.providers.byKey(harness.key);
       const path = `${run.app.url}${provider?.info.callbackPath ?? ''}`;
       const put = await fetch(path, { method: 'PUT' });
       expect(put.status).to.equal(405);
@@ -167,10 +171,12 @@ export function identityProviderContract(harness: ProviderHarness): void {
     // path is refused and ends nothing.
     if (harness.signsOutAtProvider)
       describe('logout from the provider', function () {
-        const provider = () => run.app.gatehouse.identityProviders.find((p) => p.info.key === harness.key);
-        before(function () {
-          expect(provider()?.logoutEndpoints, 'the logout paths of a provider that signs out').to.not.be.empty;
-          expect(provider()?.receiveLogout, 'how the provider reads its logout messages').to.be.a('function');
+        let provider: IdentityProvider | undefined;
+        before(async function () {
+          // By key: a built-in provider's, or a connection's name (its adapter built on this first use if need be).
+          provider = await run.app.gatehouse.providers.byKey(harness.key);
+          expect(provider?.logoutEndpoints, 'the logout paths of a provider that signs out').to.not.be.empty;
+          expect(provider?.receiveLogout, 'how the provider reads its logout messages').to.be.a('function');
           expect(run.signOutAtProvider, 'how the harness signs out at the provider').to.be.a('function');
         });
 
@@ -194,7 +200,7 @@ export function identityProviderContract(harness: ProviderHarness): void {
         it('refuses other methods at each logout path (405 with Allow), and a message that is no logout message (400), ending nothing', async () => {
           const browser = new TestBrowser();
           expect((await deliver(browser, await startSignIn(browser))).status).to.equal(302);
-          for (const endpoint of provider()?.logoutEndpoints ?? []) {
+          for (const endpoint of provider?.logoutEndpoints ?? []) {
             const path = `${run.app.url}${endpoint.path}`;
             const accepted = new Set<string>(endpoint.messageMethods);
             for (const method of ['PUT', 'GET', 'POST'].filter((candidate) => !accepted.has(candidate))) {

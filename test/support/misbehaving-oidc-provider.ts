@@ -36,6 +36,8 @@ export interface MisbehavingProvider {
   readonly requests: Record<Endpoint, number>;
   /** The subject and profile the ID token and userinfo describe. */
   readonly user: { sub: string; name: string; email: string };
+  /** Claims userinfo answers beside the profile (`email_verified`, or claims no provider should send); reset by reset(). */
+  userinfoClaims: Record<string, unknown>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -78,8 +80,10 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
     hanging,
     requests,
     user,
+    userinfoClaims: {},
     reset() {
       provider.tokenBehavior = 'ok';
+      provider.userinfoClaims = {};
       hanging.clear();
       for (const key of Object.keys(requests) as Endpoint[]) requests[key] = 0;
     },
@@ -243,7 +247,7 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
       res.setHeader('www-authenticate', 'Bearer error="invalid_token"');
       return json(res, 401, { error: 'invalid_token' });
     }
-    json(res, 200, { sub: user.sub, name: user.name, email: user.email });
+    json(res, 200, { sub: user.sub, name: user.name, email: user.email, ...provider.userinfoClaims });
   }
 
   // RFC 6749 2.3.1: client_secret_basic, id and secret form-urlencoded before base64.

@@ -4,6 +4,7 @@ import type { SigningCredential } from '../../scripts/saml/signing-credential.js
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
+import { startWithConnections } from './connection-app.js';
 import { startGatehouse } from './start-gatehouse.js';
 import { SamlTestIdentityProvider, type AnswerOptions } from './saml-identity-provider.js';
 
@@ -42,6 +43,16 @@ export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<st
     { port },
   );
   return { ...app, acsUrl: `${url}/Saml2/Acs` };
+}
+
+/** Gatehouse with one SAML2 connection, `name`, declared by `section`, on a free loopback port (its PublicOrigin). */
+export async function startSamlConnectionApp(
+  name: string,
+  section: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<SamlApp> {
+  const app = await startWithConnections(await freePort(), { [name]: section }, env);
+  return { ...app, acsUrl: `${app.url}/connections/${name.toLowerCase()}/saml2/acs` };
 }
 
 /** The settings a service provider with single logout needs: its signing pair and the switch. */

@@ -4,7 +4,15 @@ import { encodeForPost, newSamlId, signElement } from '../../scripts/saml/saml-r
 import { replayKey } from '../../src/adapters/saml/assertion-replay-cache.js';
 import type { HarnessRun, ProviderAnswer, ProviderHarness } from './identity-provider-harness.js';
 import { makeSigningCredential } from '../../scripts/saml/signing-credential.js';
-import { encryptionSettings, singleLogoutSettings, SP_ENTITY_ID, startSamlApp } from './saml-app.js';
+import { CONNECTION_SP_ENTITY_ID, samlConnection } from './connection-app.js';
+import {
+  encryptionSettings,
+  singleLogoutSettings,
+  SP_ENTITY_ID,
+  startSamlApp,
+  startSamlConnectionApp,
+  type SamlApp,
+} from './saml-app.js';
 import { SamlTestIdentityProvider } from './saml-identity-provider.js';
 
 const SENTINEL = 'SENTINEL-saml-harness-attribute-91d2';
@@ -18,34 +26,50 @@ const SENTINEL = 'SENTINEL-saml-harness-attribute-91d2';
  * this provider issued. Single logout is on (Gatehouse has a signing pair): signing out at
  * the provider is the identity provider's LogoutRequest for the answer's NameID and
  * SessionIndex, signed with xml-crypto and POSTed through the browser (HTTP-POST binding).
+ * With `connection`, the provider is a connection of that name (organization `acme`, the
+ * users' domain `example.com`) instead of the Saml2 section, its paths under
+ * `/connections/<name>/` and what its adapter records under its own scope of the store.
  */
-export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHarness {
+export function samlHarnessOf(options: { encrypted?: boolean; connection?: string } = {}): ProviderHarness {
+  const { connection } = options;
   const encryption = options.encrypted ? makeSigningCredential({ commonName: 'gatehouse-sp-encryption' }) : undefined;
   const signing = makeSigningCredential({ commonName: 'gatehouse-sp-signing' });
-  const keys = { ...(encryption ? encryptionSettings(encryption) : {}), ...singleLogoutSettings(signing) };
+  const scheme = connection ?? 'Saml2';
+  const audience = connection ? CONNECTION_SP_ENTITY_ID : SP_ENTITY_ID;
+  /** What the adapter records lives under the connection's scope of the store (none for the Saml2 section). */
+  const scope = connection ? `connection:${connection.toLowerCase()}:` : '';
+  const startApp = (idp: SamlTestIdentityProvider, env: Record<string, string>): Promise<SamlApp> =>
+    connection
+      ? startSamlConnectionApp(connection, samlConnection('acme', ['example.com'], idp, { signing, encryption }), env)
+      : startSamlApp(idp, {
+          ...(encryption ? encryptionSettings(encryption) : {}),
+          ...singleLogoutSettings(signing),
+          ...env,
+        });
+  const described = encryption
+    ? 'xml-crypto-signed identity provider, assertions encrypted'
+    : 'xml-crypto-signed identity provider';
   return {
-    name: encryption
-      ? 'Saml2 (xml-crypto-signed identity provider, assertions encrypted)'
-      : 'Saml2 (xml-crypto-signed identity provider)',
-    key: 'Saml2',
+    name: connection ? `a Saml2 connection (${described})` : `Saml2 (${described})`,
+    key: scheme,
     deniedCode: 'idp.provider_error',
     signsOutAtProvider: true,
     async start(env = {}): Promise<HarnessRun> {
       const idp = await SamlTestIdentityProvider.start();
-      const app = await startSamlApp(idp, { ...keys, ...env });
+      const app = await startApp(idp, env);
       const issued: string[] = [];
       // The SessionIndex of each answer (the test identity provider uses the assertion ID).
       const sessionIndexes = new WeakMap<ProviderAnswer, string>();
       return {
         app,
-        scheme: 'Saml2',
+        scheme,
         async answer(location: string, outcome: 'accept' | 'deny' = 'accept'): Promise<ProviderAnswer> {
           const request = readRedirectedAuthnRequest(location);
           const assertionId = newSamlId();
           issued.push(assertionId);
           const form = idp.answer(
             request,
-            SP_ENTITY_ID,
+            audience,
             outcome === 'deny'
               ? {
                   sign: 'none',
@@ -73,7 +97,7 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
         expected: { subject: 'admin@example.com', name: 'Ada Admin', email: 'ada@example.com' },
         async redeemed() {
           const records = await Promise.all(
-            issued.map((id) => app.gatehouse.stores.sessions.get(replayKey(idp.entityId, id))),
+            issued.map((id) => app.gatehouse.stores.replayRecords.get(`${scope}${replayKey(idp.entityId, id)}`)),
           );
           return records.filter((record) => record !== undefined).length;
         },
@@ -81,9 +105,9 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
           // The running app keeps the metadata it loaded: a second instance, started while the
           // provider accepts connections and never answers, is what has to wait for it.
           idp.metadataMode = 'hang';
-          const fresh = await startSamlApp(idp, { ...keys, ...env });
+          const fresh = await startApp(idp, env);
           try {
-            const response = await fetch(`${fresh.url}/External/Challenge?provider=Saml2`, {
+            const response = await fetch(`${fresh.url}/External/Challenge?provider=${scheme}`, {
               redirect: 'manual',
               headers: { accept: 'text/html' },
             });
@@ -96,7 +120,7 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
         async signOutAtProvider(answer: ProviderAnswer) {
           const sessionIndex = sessionIndexes.get(answer);
           if (sessionIndex === undefined) throw new Error('no provider session behind this answer');
-          const provider = app.gatehouse.identityProviders.find((candidate) => candidate.info.key === 'Saml2');
+          const provider = await app.gatehouse.providers.byKey(scheme);
           const logoutUrl = `${app.url}${provider?.logoutEndpoints?.[0]?.path ?? 'no logout path'}`;
           const xml = logoutRequestXml({
             issuer: idp.entityId,

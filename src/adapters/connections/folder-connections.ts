@@ -77,22 +77,22 @@ export class FolderConnections implements ConnectionDirectory {
       return undefined;
     }
     this.#unreadableReported = false;
+    const present = new Set(names.map((file) => join(this.folder, file)));
+    // Removals first: a file renamed (`acme.json` to `Acme.json` or `acme-corp.json`) gives up its
+    // name, domains and identity provider before the new file claims them, as a restart would see it.
     const changes: ConnectionChange[] = [];
-    const present = new Set<string>();
-    for (const file of names) {
-      const path = join(this.folder, file);
-      present.add(path);
+    for (const path of [...this.#seen.keys()]) {
+      if (present.has(path)) continue;
+      this.#seen.delete(path);
+      changes.push({ kind: 'removed', name: nameOf(path), origin: path });
+    }
+    for (const path of present) {
       const signature = await this.#signature(path, this.#seen.get(path)?.secretFiles ?? []);
       if (signature === undefined || signature === this.#seen.get(path)?.signature) continue;
       const { declaration, secretFiles } = await this.#declaration(path);
       // The signature after reading, with the secret files it names now.
       this.#seen.set(path, { signature: (await this.#signature(path, secretFiles)) ?? signature, secretFiles });
       changes.push({ kind: 'declared', declaration });
-    }
-    for (const path of [...this.#seen.keys()]) {
-      if (present.has(path)) continue;
-      this.#seen.delete(path);
-      changes.push({ kind: 'removed', name: nameOf(path), origin: path });
     }
     return changes;
   }

@@ -10,7 +10,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'auth.too_many_sign_ins': 429,
   'auth.disabled': 403,
   'auth.session_unknown': 404,
-  'auth.unknown_domain': 400,
+  'auth.unknown_domain': 404,
   'auth.email_malformed': 400,
   'idp.connection_unknown': 404,
   'idp.unavailable': 503,

@@ -49,9 +49,10 @@ export class ConnectionAdapters {
   adapterFor(connection: Connection): Promise<IdentityProvider> {
     const built = this.#built.get(connection.id);
     if (built?.fingerprint === connection.fingerprint) return built.adapter;
-    const adapter = this.build(connection).catch((thrown: unknown) => {
-      // Not kept: the next request tries again (a key file being rotated, say).
-      this.#built.delete(connection.id);
+    const adapter: Promise<IdentityProvider> = this.build(connection).catch((thrown: unknown) => {
+      // Not kept: the next request tries again (a key file being rotated, say). Only this
+      // build is forgotten: a later version's, built meanwhile, stays.
+      if (this.#built.get(connection.id)?.adapter === adapter) this.#built.delete(connection.id);
       this.logger.error(
         { connection: connection.name, code: isGatehouseError(thrown) ? thrown.code : 'internal_error.unexpected' },
         'a connection could not be set up',

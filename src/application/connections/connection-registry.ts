@@ -20,7 +20,10 @@ export type ConnectionEvent =
  */
 export class ConnectionRegistry {
   readonly #index: ConnectionIndex;
-  readonly #refused = new Map<string, { origin: string; problems: readonly SettingsProblem[] }>();
+  readonly #refused = new Map<
+    string,
+    { origin: string; problems: readonly SettingsProblem[]; declaration: ConnectionDeclaration }
+  >();
   readonly #listeners: Array<(event: ConnectionEvent) => void> = [];
 
   constructor(
@@ -58,16 +61,20 @@ export class ConnectionRegistry {
   /** Applies changes in order; what each did. */
   apply(changes: readonly ConnectionChange[]): ConnectionEvent[] {
     const events = changes.flatMap((change) =>
-      change.kind === 'declared' ? this.#declare(change.declaration) : this.#remove(change.name),
+      change.kind === 'declared' ? this.#declare(change.declaration) : this.#remove(change.name, change.origin),
     );
+    // What a removed or changed connection gave up (a domain, an identity provider, a name) may
+    // be what a declaration was refused for: those are tried again, as a restart would read them.
+    if (events.some((event) => event.kind === 'removed' || event.kind === 'changed')) {
+      events.push(...this.#retryRefused());
+    }
     for (const event of events) for (const listener of this.#listeners) listener(event);
     return events;
   }
 
   #declare(declaration: ConnectionDeclaration): ConnectionEvent[] {
     if (declaration.section.Enabled === false && declaration.problems.length === 0) {
-      this.#refused.delete(declaration.name.toLowerCase());
-      return this.#remove(declaration.name);
+      return this.#remove(declaration.name, declaration.origin);
     }
     const { connection, problems } = readConnection(declaration, this.rules);
     const conflicts = connection
@@ -83,7 +90,7 @@ export class ConnectionRegistry {
     const errors = [...problems, ...conflicts].filter((problem) => problem.severity === 'error');
     if (!connection || errors.length > 0) {
       const refused = { origin: declaration.origin, problems: [...problems, ...conflicts] };
-      this.#refused.set(declaration.name.toLowerCase(), refused);
+      this.#refused.set(declaration.name.toLowerCase(), { ...refused, declaration });
       return [{ kind: 'refused', name: declaration.name, ...refused }];
     }
     this.#refused.delete(connection.id);
@@ -97,9 +104,23 @@ export class ConnectionRegistry {
     ];
   }
 
-  #remove(name: string): ConnectionEvent[] {
-    this.#refused.delete(name.toLowerCase());
-    const removed = this.#index.remove(name);
+  /** The refused declarations that pass now; one refused again says nothing new, and is not reported again. */
+  #retryRefused(): ConnectionEvent[] {
+    return [...this.#refused.values()].flatMap(({ declaration }) => {
+      const retried = this.#declare(declaration);
+      return retried.some((event) => event.kind === 'refused') ? [] : retried;
+    });
+  }
+
+  /**
+   * Only the declaration a connection came from can take it away: a folder file refused
+   * because the configuration holds its name removes nothing when it is deleted or disabled.
+   */
+  #remove(name: string, origin: string): ConnectionEvent[] {
+    const id = name.toLowerCase();
+    if (this.#refused.get(id)?.origin === origin) this.#refused.delete(id);
+    if (this.#index.byName(id)?.origin !== origin) return [];
+    const removed = this.#index.remove(id);
     return removed ? [{ kind: 'removed', connection: removed }] : [];
   }
 }

@@ -69,8 +69,8 @@ export class ConnectionIndex {
       });
     }
     candidate.domains.forEach((pattern, index) => {
-      const owner = this.#ownerOfPattern(pattern);
-      if (owner && owner.id !== candidate.id) {
+      const owner = this.#ownerOfPattern(pattern, candidate.id);
+      if (owner) {
         conflicts.push({
           setting: `Domains:${index}`,
           message: `is held by the connection ${owner.name} already: a domain belongs to one organization`,
@@ -104,8 +104,8 @@ export class ConnectionIndex {
    * Overlap is ownership too: `*.example.com` and `team.example.com` held by two
    * organizations would let the first's provider be offered the second's people.
    */
-  #ownerOfPattern(pattern: string): Connection | undefined {
-    return this.#domains.overlapping(pattern);
+  #ownerOfPattern(pattern: string, candidateId: string): Connection | undefined {
+    return this.#domains.overlapping(pattern, (owner) => owner.id !== candidateId);
   }
 }
 

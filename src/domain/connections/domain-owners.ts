@@ -33,21 +33,34 @@ export class DomainOwners<T> {
   }
 
   /**
-   * The owner of any pattern overlapping `pattern`: for a domain, `ownerOf`; for a
-   * wildcard `*.base`, a wildcard at `base` or above it, or any entry below `base` (a scan:
-   * this is asked when a connection is added, never per request).
+   * The owner of any pattern overlapping `pattern` that `counts` (by default any): for a
+   * domain, its exact entry or a wildcard above it; for a wildcard `*.base`, a wildcard at
+   * `base` or above it, or any entry below `base` (a scan: this is asked when a connection
+   * is added, never per request). A connection replacing itself passes `counts` to look
+   * past its own earlier patterns: the first overlap found may be its own while another
+   * connection's lies behind it.
    */
-  overlapping(pattern: string): T | undefined {
-    if (!pattern.startsWith('*.')) return this.ownerOf(pattern);
-    const base = pattern.slice(2);
-    for (let suffix: string | undefined = base; suffix !== undefined; suffix = parentOf(suffix)) {
-      const owner = this.#wildcard.get(suffix);
-      if (owner !== undefined) return owner;
-    }
-    for (const map of [this.#exact, this.#wildcard]) {
-      for (const [key, owner] of map) if (key.endsWith(`.${base}`)) return owner;
-    }
+  overlapping(pattern: string, counts: (owner: T) => boolean = () => true): T | undefined {
+    for (const owner of this.#overlappingOwners(pattern)) if (counts(owner)) return owner;
     return undefined;
+  }
+
+  *#overlappingOwners(pattern: string): Generator<T> {
+    const wildcard = pattern.startsWith('*.');
+    const base = wildcard ? pattern.slice(2) : pattern;
+    if (!wildcard) {
+      const exact = this.#exact.get(base);
+      if (exact !== undefined) yield exact;
+    }
+    // A domain is covered by wildcards strictly above it; `*.base` overlaps one at base too.
+    for (let suffix = wildcard ? base : parentOf(base); suffix !== undefined; suffix = parentOf(suffix)) {
+      const owner = this.#wildcard.get(suffix);
+      if (owner !== undefined) yield owner;
+    }
+    if (!wildcard) return;
+    for (const map of [this.#exact, this.#wildcard]) {
+      for (const [key, owner] of map) if (key.endsWith(`.${base}`)) yield owner;
+    }
   }
 
   /** True when the normalized domain matches the pattern, by the same rule as `ownerOf`. */

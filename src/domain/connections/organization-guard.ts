@@ -1,4 +1,5 @@
 import { ClaimTypes } from '../claims/claim-types.js';
+import { narrowClaimValues } from '../claims/normalize-claims.js';
 import { claimValues, type Principal } from '../claims/principal.js';
 import { DomainOwners } from './domain-owners.js';
 import { emailDomain } from './email-domain.js';
@@ -29,8 +30,10 @@ export function organizationRefusal(
 ): OrganizationRefusal | undefined {
   const addresses = claimValues(principal, ClaimTypes.Email);
   if (addresses.length === 0) return 'idp.email_missing';
-  const verified = rawClaims.email_verified;
-  if (verified === false || verified === 'false') return 'idp.email_unverified';
+  // OpenID Connect says it with a boolean (some providers with text); a SAML attribute is a list of text values.
+  if (narrowClaimValues(rawClaims.email_verified).some((value) => value.toLowerCase() === 'false')) {
+    return 'idp.email_unverified';
+  }
   const inDomains = (address: string) => {
     const found = emailDomain(address);
     return 'domain' in found && binding.domains.some((pattern) => DomainOwners.covers(pattern, found.domain));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
+import { discover as postDiscovery } from '../../support/connection-app.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
@@ -40,12 +41,8 @@ async function start(domains: string[], extra: Record<string, string> = {}) {
 }
 
 /** Posts the login page's e-mail form as the browser would. */
-async function discover(browser: TestBrowser, app: RunningGatehouse, email: string): Promise<Response> {
-  const page = await browser.get(`${app.url}/Account/Login?returnUrl=%2Fapi%2Fapp-info`);
-  const html = await page.text();
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  return browser.post(`${app.url}/External/Discover`, { _csrf: token, email, returnUrl: '/api/app-info' });
-}
+const discover = (browser: TestBrowser, app: RunningGatehouse, email: string) =>
+  postDiscovery(browser, app.url, email, '/api/app-info');
 
 describe('connections: an OpenID Connect connection found by e-mail domain', () => {
   let app: RunningGatehouse;

@@ -338,6 +338,45 @@ describe('normalizeClaims', () => {
     });
   });
 
+  describe("the claims only Gatehouse sets (a connection's organization and name)", () => {
+    const { Organization, Connection } = ClaimTypes;
+    const cases: ReadonlyArray<
+      [label: string, provider: ProviderKey, claims: Record<string, unknown>, extra: Record<string, string>]
+    > = [
+      ['sent as they are', 'OpenIdConnect', { sub: 's', [Organization]: 'globex', [Connection]: 'Globex' }, {}],
+      ['sent as SAML attributes', 'Saml2', { [Organization]: ['globex'], [Connection]: ['Globex'] }, {}],
+      ['sent among others, as arrays', 'OpenIdConnect', { sub: 's', [Organization]: ['acme', 'globex'] }, {}],
+      [
+        'mapped to from a claim of the provider',
+        'OpenIdConnect',
+        { sub: 's', org: 'globex', idp: 'Globex' },
+        { org: Organization, idp: Connection },
+      ],
+      ['mapped to from a SAML attribute', 'Saml2', { 'urn:org': ['globex'] }, { 'urn:org': Organization }],
+    ];
+    for (const [label, provider, claims, extraMappings] of cases) {
+      for (const removeOriginalClaims of [false, true]) {
+        it(`are dropped when ${label} (RemoveOriginalClaims ${removeOriginalClaims})`, () => {
+          const principal = normalizeAs({ provider, scheme: provider, claims, extraMappings, removeOriginalClaims });
+          const types = principal.claims.map((claim) => claim.type);
+          expect(types).not.to.include(Organization);
+          expect(types).not.to.include(Connection);
+        });
+      }
+    }
+
+    it('leave the source claim a mapping named, as any original claim', () => {
+      const principal = normalizeAs({
+        provider: 'OpenIdConnect',
+        scheme: 'OpenIdConnect',
+        claims: { sub: 's', org: 'globex' },
+        extraMappings: { org: Organization },
+        removeOriginalClaims: false,
+      });
+      expect(principal.claims.map((claim) => `${claim.type}=${claim.value}`)).to.include('org=globex');
+    });
+  });
+
   describe('idempotence', () => {
     const extras: ReadonlyArray<Record<string, string> | undefined> = [
       undefined,
