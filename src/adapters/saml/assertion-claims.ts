@@ -34,6 +34,10 @@ export function assertionClaims(assertion: Element): Record<string, string[]> {
   if (nameId && !transient) {
     const value = textOf(nameId);
     if (value !== '') add(SamlClaimUris.NameIdentifier, [value]);
+    // SAML Core 8.3.2: an emailAddress NameID is an e-mail address; the table reads it when no attribute gives one.
+    if (value !== '' && attributeOf(nameId, 'Format') === NameIdFormats.emailAddress) {
+      add(SamlClaimUris.NameIdEmailAddress, [value]);
+    }
   }
 
   let count = 0;

@@ -92,6 +92,7 @@ export const saml2 = provider<Saml2Settings>({
     { source: SamlAttributeOids.Surname, target: Name, fallback: true },
     { source: SamlClaimUris.EmailAddress, target: Email },
     { source: SamlAttributeOids.Mail, target: Email, fallback: true },
+    { source: SamlClaimUris.NameIdEmailAddress, target: Email, fallback: true },
     { source: SamlClaimUris.Role, target: Role },
     { source: SamlClaimUris.Group, target: Group },
     { source: SamlClaimUris.Groups, target: Group },

@@ -25,6 +25,12 @@ export const SamlClaimUris = {
   Role: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role',
   Group: 'http://schemas.xmlsoap.org/claims/Group',
   Groups: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+  /**
+   * Gatehouse's own name: the SAML adapter emits a NameID whose Format is `emailAddress`
+   * under it too (SAML Core 8.3.2: the value is an e-mail address), so that an identity
+   * provider that gives the address only as the NameID (a common default) still names one.
+   */
+  NameIdEmailAddress: 'urn:gatehouse:saml:nameid:emailAddress',
 } as const;
 
 /**

@@ -91,4 +91,15 @@ describe('assertionClaims', () => {
     );
     expect(Object.keys(withUpn)).to.deep.equal(['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/upn']);
   });
+
+  it('also gives an emailAddress NameID as an e-mail address, and only that format', () => {
+    const email =
+      '<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">ada@acme.test</saml:NameID></saml:Subject>';
+    const persistent =
+      '<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">ada@acme.test</saml:NameID></saml:Subject>';
+    expect(assertionClaims(assertion(email))['urn:gatehouse:saml:nameid:emailAddress']).to.deep.equal([
+      'ada@acme.test',
+    ]);
+    expect(assertionClaims(assertion(persistent))['urn:gatehouse:saml:nameid:emailAddress']).to.equal(undefined);
+  });
 });
