@@ -1,7 +1,7 @@
 /**
  * A SAML 2.0 identity provider on loopback, for `npm run demo` and the browser tests.
- * Development only: in-memory state, a login form that takes any password for the two
- * demo users, responses written from templates and signed with xml-crypto (the Assertion
+ * Development only: in-memory state, a login form that takes any password for its users
+ * (the two demo users unless it is given others), responses written from templates and signed with xml-crypto (the Assertion
  * and the Response, RSA-SHA256), a signing key made at start, the assertion encrypted for a
  * service provider registered with an encryption certificate. Nothing in src/ imports it.
  *
@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { DEMO_USERS } from './demo-users.js';
+import { DEMO_USERS, userWithEmail, type DemoUser, type DemoUsers } from './demo-users.js';
 import {
   identityProviderMetadataXml,
   readRedirectedAuthnRequest,
@@ -48,7 +48,7 @@ export interface DemoServiceProvider {
 
 /** A browser's sign-in here: who, at which service provider, under which SessionIndex. */
 interface IdpSession {
-  login: 'admin' | 'user';
+  login: string;
   serviceProvider: DemoServiceProvider;
   sessionIndex: string;
 }
@@ -63,6 +63,10 @@ export interface DemoSamlIdentityProviderOptions {
   serviceProviders: DemoServiceProvider[];
   /** Serve https with this certificate (the production-posture browser test); plain http otherwise. */
   tls?: SigningCredential;
+  /** The people who can sign in here, by login; default the two demo users (`admin`, `user`). */
+  users?: DemoUsers;
+  /** What its pages call it (default "Demo SAML identity provider"): an organization's provider says whose it is. */
+  name?: string;
 }
 
 export interface DemoSamlIdentityProvider {
@@ -74,8 +78,7 @@ export interface DemoSamlIdentityProvider {
 }
 
 /** The attributes released for a demo user: claim URIs, the `urn:oid` mail, and permissions by a plain name (mapped in the demo's settings). */
-function attributesOf(login: 'admin' | 'user'): Record<string, string[]> {
-  const user = DEMO_USERS[login];
+function attributesOf(user: DemoUser): Record<string, string[]> {
   return {
     'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name': [user.name],
     'urn:oid:0.9.2342.19200300.100.1.3': [user.email],
@@ -88,13 +91,18 @@ export async function startDemoSamlIdentityProvider(
   options: DemoSamlIdentityProviderOptions,
 ): Promise<DemoSamlIdentityProvider> {
   const host = options.host ?? '127.0.0.2';
+  const users: DemoUsers = options.users ?? DEMO_USERS;
+  const title = options.name ?? 'Demo SAML identity provider';
+  const userOf = (login: string | null): DemoUser | undefined =>
+    login !== null && Object.hasOwn(users, login) ? users[login] : undefined;
+  const logins = Object.keys(users).join(', ');
   const signing = makeSigningCredential({ commonName: 'demo-saml-idp' });
   const pending = new Map<string, ReceivedAuthnRequest>();
   const sessions = new Map<string, IdpSession>();
   /** A session here, for single logout: the service provider signed in to, and the SessionIndex it was given. */
   const startSession = (
     res: ServerResponse,
-    login: 'admin' | 'user',
+    login: string,
     serviceProvider: DemoServiceProvider | undefined,
   ): string => {
     const sessionIndex = newSamlId();
@@ -122,22 +130,22 @@ export async function startDemoSamlIdentityProvider(
       if (!known) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unknown service provider.');
       const key = randomBytes(16).toString('hex');
       pending.set(key, request);
-      return void page(res, 'Demo SAML identity provider', loginForm(key, request.issuer));
+      return void page(res, title, loginForm(key, request.issuer, users, userWithEmail(users, request.loginHint)));
     }
     if (req.method === 'POST' && url.pathname === '/sso/login') {
       const form = new URLSearchParams(await body(req));
       const request = pending.get(form.get('pending') ?? '');
-      const login = form.get('login');
-      if (!request || (login !== 'admin' && login !== 'user')) {
-        return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>');
+      const user = userOf(form.get('login'));
+      if (!request || !user) {
+        return void page(res, 'Sign-in failed', `<p>Unknown user or expired request. Users: ${logins}.</p>`);
       }
       pending.delete(form.get('pending') ?? '');
       const serviceProvider = options.serviceProviders.find((sp) => sp.entityId === request.issuer);
-      const sessionIndex = startSession(res, login, serviceProvider);
+      const sessionIndex = startSession(res, user.login, serviceProvider);
       const response = signedResponse(
         signing,
         entityId,
-        login,
+        user,
         { audience: request.issuer, acsUrl: request.acsUrl, ...serviceProviderOf(request) },
         request.id,
         sessionIndex,
@@ -145,23 +153,23 @@ export async function startDemoSamlIdentityProvider(
       return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), true);
     }
     if (req.method === 'GET' && url.pathname === '/') {
-      return void page(res, 'Demo SAML identity provider: portal', portal(options.serviceProviders));
+      return void page(res, `${title}: portal`, portal(options.serviceProviders));
     }
     if (req.method === 'POST' && url.pathname === '/portal/login') {
       const form = new URLSearchParams(await body(req));
       const serviceProvider = options.serviceProviders[Number(form.get('sp'))];
-      const login = form.get('login');
-      if (!serviceProvider || (login !== 'admin' && login !== 'user')) {
-        return void page(res, 'Sign-in failed', '<p>Unknown user or application. Users: admin, user.</p>');
+      const user = userOf(form.get('login'));
+      if (!serviceProvider || !user) {
+        return void page(res, 'Sign-in failed', `<p>Unknown user or application. Users: ${logins}.</p>`);
       }
       // SAML Profiles 4.1.5: unsolicited, so no InResponseTo; RelayState by convention names the page to land on.
       const response = signedResponse(
         signing,
         entityId,
-        login,
+        user,
         { ...serviceProvider, audience: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl },
         null,
-        startSession(res, login, serviceProvider),
+        startSession(res, user.login, serviceProvider),
       );
       return void page(res, 'Signing you in', postForm(serviceProvider.acsUrl, response, '/'), true);
     }
@@ -169,7 +177,7 @@ export async function startDemoSamlIdentityProvider(
       const session = sessions.get(cookieOf(req) ?? '');
       return void page(
         res,
-        'Demo SAML identity provider',
+        title,
         session
           ? `<p>Signed in here as <b>${session.login}</b>.</p><form method="post" action="/logout"><button type="submit">Sign out everywhere</button></form>`
           : '<p>Nobody is signed in here.</p>',
@@ -253,7 +261,7 @@ export async function startDemoSamlIdentityProvider(
 function signedResponse(
   signing: SigningCredential,
   entityId: string,
-  login: 'admin' | 'user',
+  user: DemoUser,
   serviceProvider: { audience: string; acsUrl: string; encryptionCertificatePem?: string },
   inResponseTo: string | null,
   sessionIndex: string,
@@ -262,12 +270,12 @@ function signedResponse(
     assertionXml({
       assertionId: sessionIndex,
       issuer: entityId,
-      nameId: login,
+      nameId: user.login,
       nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
       audiences: [serviceProvider.audience],
       recipient: serviceProvider.acsUrl,
       inResponseTo,
-      attributes: attributesOf(login),
+      attributes: attributesOf(user),
     }),
     'Assertion',
     { credential: signing },
@@ -308,12 +316,21 @@ function cookieOf(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-function loginForm(pendingKey: string, serviceProvider: string): string {
-  return `<p>Sign in to <code>${escapeXml(serviceProvider)}</code> as <b>admin</b> or <b>user</b> (any password).</p>
+/** The sign-in form, filled in with the user whose address the AuthnRequest's Subject hinted at, if any. */
+function loginForm(
+  pendingKey: string,
+  serviceProvider: string,
+  users: DemoUsers,
+  hinted: DemoUser | undefined,
+): string {
+  const names = Object.keys(users).map((login) => `<b>${escapeXml(login)}</b>`);
+  const choices = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? '');
+  const login = hinted ? ` value="${escapeXml(hinted.login)}"` : ' autofocus';
+  return `<p>Sign in to <code>${escapeXml(serviceProvider)}</code> as ${choices} (any password).</p>
 <form method="post" action="/sso/login">
   <input type="hidden" name="pending" value="${pendingKey}">
-  <label>Login <input name="login" autofocus></label>
-  <label>Password <input name="password" type="password"></label>
+  <label>Login <input name="login"${login}></label>
+  <label>Password <input name="password" type="password"${hinted ? ' autofocus' : ''}></label>
   <button type="submit">Sign in</button>
 </form>`;
 }
