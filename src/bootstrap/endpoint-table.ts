@@ -9,6 +9,7 @@ import type { ManageSessions } from '../application/use-cases/manage-sessions.js
 import type { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { formActionOrigins } from '../adapters/koa/form-redirect.js';
 import { ApplicationPolicyNames } from './policies.js';
 import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
 import { adminRoutes } from '../adapters/koa/routes/admin-routes.js';
@@ -49,6 +50,7 @@ export interface EndpointTableParts {
 export function endpointTable(parts: EndpointTableParts): Endpoint[] {
   const { settings, environment, providers } = parts;
   const info = appInfo(parts.rootDir, environment, parts.startedAt);
+  const formActions = formActionOrigins(providers.builtIn);
   return [
     ...healthRoutes(parts.checkReadiness),
     ...errorRoutes(),
@@ -60,6 +62,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       // Forms must come from the configured origin; without one (development), from the request's own.
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
+      formActionOrigins: formActions,
     }),
     ...sessionsRoutes({
       manageSessions: parts.manageSessions,
@@ -74,6 +77,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       discoverConnection: parts.discoverConnection,
       flowBinding: parts.flowBinding,
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
+      formActionOrigins: formActions,
     }),
     ...homeRoutes({ policies: parts.policies, providers }),
     ...adminRoutes({
