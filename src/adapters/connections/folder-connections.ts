@@ -8,6 +8,11 @@ import type { SectionReader } from './connection-section.js';
 
 /** How often the folder is looked at: a change takes effect within this and the time to read it (docs: 5 s). */
 export const FOLDER_POLL_MS = 2_000;
+/**
+ * Files looked at, and read, at the same time: a start with a thousand files waits for the
+ * file system a thousand times over if it looks at one at a time (docs/performance.md).
+ */
+const FILES_AT_ONCE = 32;
 
 /** What a file was when last read: a change to it, or to a secret file it names, is a change of the connection. */
 interface Seen {
@@ -77,24 +82,34 @@ export class FolderConnections implements ConnectionDirectory {
       return undefined;
     }
     this.#unreadableReported = false;
-    const changes: ConnectionChange[] = [];
-    const present = new Set<string>();
-    for (const file of names) {
-      const path = join(this.folder, file);
-      present.add(path);
-      const signature = await this.#signature(path, this.#seen.get(path)?.secretFiles ?? []);
-      if (signature === undefined || signature === this.#seen.get(path)?.signature) continue;
-      const { declaration, secretFiles } = await this.#declaration(path);
-      // The signature after reading, with the secret files it names now.
-      this.#seen.set(path, { signature: (await this.#signature(path, secretFiles)) ?? signature, secretFiles });
-      changes.push({ kind: 'declared', declaration });
-    }
+    const paths = names.map((file) => join(this.folder, file));
+    const present = new Set(paths);
+    // In the folder's order, whatever order the looks finish in.
+    const changes: ConnectionChange[] = (await inGroups(paths, FILES_AT_ONCE, (path) => this.#look(path))).filter(
+      (change) => change !== undefined,
+    );
     for (const path of [...this.#seen.keys()]) {
       if (present.has(path)) continue;
       this.#seen.delete(path);
       changes.push({ kind: 'removed', name: nameOf(path), origin: path });
     }
     return changes;
+  }
+
+  /** The file's declaration when it changed since it was last read (or was never read), else undefined. */
+  async #look(path: string): Promise<ConnectionChange | undefined> {
+    const seenSecretFiles = this.#seen.get(path)?.secretFiles ?? [];
+    const signature = await this.#signature(path, seenSecretFiles);
+    if (signature === undefined || signature === this.#seen.get(path)?.signature) return undefined;
+    const { declaration, secretFiles } = await this.#declaration(path);
+    // With the secret files it names now; the file as looked at before reading it (a change
+    // made meanwhile has a signature of its own, so the next look reads the file again).
+    const sameSecretFiles =
+      secretFiles.length === seenSecretFiles.length &&
+      secretFiles.every((file, index) => file === seenSecretFiles[index]);
+    const now = sameSecretFiles ? signature : await this.#signature(path, secretFiles);
+    this.#seen.set(path, { signature: now ?? signature, secretFiles });
+    return { kind: 'declared', declaration };
   }
 
   async #signature(path: string, secretFiles: readonly string[]): Promise<string | undefined> {
@@ -127,6 +142,15 @@ export class FolderConnections implements ConnectionDirectory {
       secretFiles: secretFilesOf(raw, this.folder),
     };
   }
+}
+
+/** `work` on every item, at most `size` at a time, the results in the items' order. */
+async function inGroups<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += size) {
+    results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  }
+  return results;
 }
 
 function nameOf(path: string): string {
