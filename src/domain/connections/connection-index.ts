@@ -69,8 +69,10 @@ export class ConnectionIndex {
       });
     }
     candidate.domains.forEach((pattern, index) => {
-      const owner = this.#ownerOfPattern(pattern);
-      if (owner && owner.id !== candidate.id) {
+      // Overlap is ownership too: `*.example.com` and `team.example.com` held by two
+      // organizations would let the first's provider be offered the second's people.
+      const owner = this.#domains.overlapping(pattern, (held) => held.id === candidate.id);
+      if (owner) {
         conflicts.push({
           setting: `Domains:${index}`,
           message: `is held by the connection ${owner.name} already: a domain belongs to one organization`,
@@ -98,14 +100,6 @@ export class ConnectionIndex {
     }
     for (const pattern of existing.domains) this.#domains.release(pattern);
     return existing;
-  }
-
-  /**
-   * Overlap is ownership too: `*.example.com` and `team.example.com` held by two
-   * organizations would let the first's provider be offered the second's people.
-   */
-  #ownerOfPattern(pattern: string): Connection | undefined {
-    return this.#domains.overlapping(pattern);
   }
 }
 
