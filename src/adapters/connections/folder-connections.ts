@@ -1,10 +1,10 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { ConnectionChange, ConnectionDirectory } from '../../application/ports/connection-directory.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { ConnectionDeclaration } from '../../domain/connections/connection.js';
 import { error } from '../../domain/settings/problem.js';
 import type { SectionReader } from './connection-section.js';
+import { blockingFiles, nonBlockingFiles, type FolderFiles } from './folder-files.js';
 
 /** How often the folder is looked at: a change takes effect within this and the time to read it (docs: 5 s). */
 export const FOLDER_POLL_MS = 2_000;
@@ -29,7 +29,9 @@ interface Seen {
  * events do not cross every file system a volume can be). Each poll looks at every file's
  * size and time and reads again only the files that changed (and those whose secret file
  * changed). A folder that cannot be listed changes nothing: a volume gone for a moment
- * must not end every organization's sessions.
+ * must not end every organization's sessions. The start reads the folder with blocking
+ * calls (nothing is served yet, and a thousand files are read several times faster);
+ * the polls while serving never block (folder-files.ts).
  */
 export class FolderConnections implements ConnectionDirectory {
   readonly name = 'folder';
@@ -44,7 +46,7 @@ export class FolderConnections implements ConnectionDirectory {
   ) {}
 
   async read(): Promise<ConnectionDeclaration[]> {
-    const changes = (await this.#changes()) ?? [];
+    const changes = (await this.#changes(blockingFiles)) ?? [];
     return changes.flatMap((change) => (change.kind === 'declared' ? [change.declaration] : []));
   }
 
@@ -53,7 +55,7 @@ export class FolderConnections implements ConnectionDirectory {
     const timer = setInterval(() => {
       if (polling) return; // one poll at a time: a slow volume must not pile them up
       polling = true;
-      this.#changes()
+      this.#changes(nonBlockingFiles)
         .then((changes) => {
           if (changes && changes.length > 0) onChanges(changes);
         })
@@ -67,10 +69,10 @@ export class FolderConnections implements ConnectionDirectory {
   }
 
   /** What changed since the last look; undefined when the folder could not be listed. */
-  async #changes(): Promise<ConnectionChange[] | undefined> {
+  async #changes(files: FolderFiles): Promise<ConnectionChange[] | undefined> {
     let names: string[];
     try {
-      names = (await readdir(this.folder)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+      names = (await files.list(this.folder)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
     } catch {
       if (!this.#unreadableReported) {
         this.logger.error(
@@ -85,9 +87,9 @@ export class FolderConnections implements ConnectionDirectory {
     const paths = names.map((file) => join(this.folder, file));
     const present = new Set(paths);
     // In the folder's order, whatever order the looks finish in.
-    const changes: ConnectionChange[] = (await inGroups(paths, FILES_AT_ONCE, (path) => this.#look(path))).filter(
-      (change) => change !== undefined,
-    );
+    const changes: ConnectionChange[] = (
+      await inGroups(paths, FILES_AT_ONCE, (path) => this.#look(files, path))
+    ).filter((change) => change !== undefined);
     for (const path of [...this.#seen.keys()]) {
       if (present.has(path)) continue;
       this.#seen.delete(path);
@@ -97,26 +99,26 @@ export class FolderConnections implements ConnectionDirectory {
   }
 
   /** The file's declaration when it changed since it was last read (or was never read), else undefined. */
-  async #look(path: string): Promise<ConnectionChange | undefined> {
+  async #look(files: FolderFiles, path: string): Promise<ConnectionChange | undefined> {
     const seenSecretFiles = this.#seen.get(path)?.secretFiles ?? [];
-    const signature = await this.#signature(path, seenSecretFiles);
+    const signature = await this.#signature(files, path, seenSecretFiles);
     if (signature === undefined || signature === this.#seen.get(path)?.signature) return undefined;
-    const { declaration, secretFiles } = await this.#declaration(path);
+    const { declaration, secretFiles } = await this.#declaration(files, path);
     // With the secret files it names now; the file as looked at before reading it (a change
     // made meanwhile has a signature of its own, so the next look reads the file again).
     const sameSecretFiles =
       secretFiles.length === seenSecretFiles.length &&
       secretFiles.every((file, index) => file === seenSecretFiles[index]);
-    const now = sameSecretFiles ? signature : await this.#signature(path, secretFiles);
+    const now = sameSecretFiles ? signature : await this.#signature(files, path, secretFiles);
     this.#seen.set(path, { signature: now ?? signature, secretFiles });
     return { kind: 'declared', declaration };
   }
 
-  async #signature(path: string, secretFiles: readonly string[]): Promise<string | undefined> {
+  async #signature(files: FolderFiles, path: string, secretFiles: readonly string[]): Promise<string | undefined> {
     try {
       const parts = [];
       for (const file of [path, ...secretFiles]) {
-        const stats = await stat(file).catch(() => undefined);
+        const stats = await files.stat(file).catch(() => undefined);
         parts.push(stats ? `${stats.size}:${stats.mtimeMs}:${stats.ino}` : 'missing');
       }
       return parts[0] === 'missing' ? undefined : parts.join('|');
@@ -125,11 +127,14 @@ export class FolderConnections implements ConnectionDirectory {
     }
   }
 
-  async #declaration(path: string): Promise<{ declaration: ConnectionDeclaration; secretFiles: string[] }> {
+  async #declaration(
+    files: FolderFiles,
+    path: string,
+  ): Promise<{ declaration: ConnectionDeclaration; secretFiles: string[] }> {
     const name = nameOf(path);
     let raw: unknown;
     try {
-      raw = JSON.parse(await readFile(path, 'utf8'));
+      raw = JSON.parse(await files.read(path));
     } catch {
       // The parser's message quotes the file, which may hold a secret: name the file only.
       return {
