@@ -6,7 +6,7 @@
  *   folder (SAML2 and OpenID Connect alternating) against 1, the two alternating, 11 each.
  * - Memory per idle connection: heap and external memory grown while a running instance
  *   adds 1,000 connection files, per connection (scripts/bench/connection-memory.ts).
- * - Finding a connection by e-mail domain with 10 connections against 10,000
+ * - Finding a connection by e-mail domain with 10, 1,000 and 10,000 connections
  *   (scripts/bench/connection-discovery.ts).
  */
 import { join } from 'node:path';
@@ -28,7 +28,8 @@ export interface ConnectionScale {
     manyRunsMs: number[];
   };
   memory: { connections: number; bytesPerConnection: number };
-  discovery: { small: number; large: number; smallNsPerLookup: number; largeNsPerLookup: number; ratio: number };
+  /** Nanoseconds per lookup by domain, for each count of connections. */
+  discovery: { lookups: Array<{ connections: number; nsPerLookup: number }> };
 }
 
 /** The folder of 1,000 connections the cold start and the connections row use (written afresh). */
@@ -54,7 +55,7 @@ export async function measureConnectionScale(resultsDir: string): Promise<Connec
     120_000,
   );
   const discovery = await jsonLineOf<ConnectionScale['discovery']>(
-    ['scripts/bench/connection-discovery.ts', '10', '10000'],
+    ['scripts/bench/connection-discovery.ts', '10,1000,10000'],
     {},
     300_000,
   );

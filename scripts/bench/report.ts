@@ -231,7 +231,7 @@ export function report(
       `memory per idle connection at ${held.connections.toLocaleString('en-US')} connections: ${held.bytesPerConnection} bytes`,
     );
     console.log(
-      `finding a connection by e-mail domain: ${discovery.smallNsPerLookup} ns with ${discovery.small.toLocaleString('en-US')} connections, ${discovery.largeNsPerLookup} ns with ${discovery.large.toLocaleString('en-US')} (${discovery.ratio.toFixed(2)}x)`,
+      `finding a connection by e-mail domain, per lookup: ${discovery.lookups.map(({ connections: count, nsPerLookup }) => `${nsPerLookup} ns with ${count.toLocaleString('en-US')} connections`).join(', ')}`,
     );
   }
   for (const s of summaries) {
