@@ -21,7 +21,7 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,connections,redis,cluster,anonymous,challenge), BENCH_EXTRAS (some of
+ * bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
  * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
  * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
@@ -36,6 +36,7 @@ import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchCluster, type BenchCluster } from './bench/bench-cluster.js';
+import { startBenchDiscovery, type BenchDiscovery } from './bench/discovery-server.js';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest, WINDOWS_AGREE_WITHIN } from './bench/callgrind.js';
 import {
@@ -74,7 +75,7 @@ const settings: LoadSettings = {
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (
-  process.env.BENCH_ROWS ?? 'bare,koa-session,memory,connections,redis,cluster,anonymous,challenge'
+  process.env.BENCH_ROWS ?? 'bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel'
 ).split(',');
 const extras = new Set(
   process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml,connections').split(','),
@@ -92,14 +93,16 @@ async function main(): Promise<void> {
   const benchCluster: BenchCluster = onlyRows.includes('cluster')
     ? await startBenchCluster()
     : { skip: 'not asked for' };
+  const discovery = onlyRows.includes('frontchannel') ? await startBenchDiscovery() : undefined;
   try {
-    await measure(benchCluster);
+    await measure(benchCluster, discovery);
   } finally {
     await benchCluster.cluster?.stop();
+    await discovery?.stop();
   }
 }
 
-async function measure(benchCluster: BenchCluster): Promise<void> {
+async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | undefined): Promise<void> {
   const pinned = pinSelfToLoadCore();
   const machine = `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`;
   console.log(`Gatehouse benchmark: ${machine}`);
@@ -116,7 +119,12 @@ async function measure(benchCluster: BenchCluster): Promise<void> {
   const cluster = benchCluster.cluster ? { seeds: benchCluster.cluster.seeds } : { skip: benchCluster.skip };
   const connectionsFolder = manyConnectionsFolder(resultsDir);
   if (onlyRows.includes('connections')) writeConnectionFolder(connectionsFolder, MANY_CONNECTIONS);
-  const rows: RowResults[] = rowDefinitions(await redisAnswers(REDIS_URL), cluster, connectionsFolder)
+  const rows: RowResults[] = rowDefinitions(
+    await redisAnswers(REDIS_URL),
+    cluster,
+    connectionsFolder,
+    discovery ?? { skip: 'not asked for' },
+  )
     .filter((definition) => onlyRows.includes(definition.key))
     .map((definition) => ({ definition, runs: [] }));
   for (let round = 1; round <= rounds; round++) {

@@ -19,6 +19,11 @@ import {
   postLogoutSuccessSource,
   renderError,
 } from './demo-identity-provider-pages.js';
+import {
+  enableFrontchannelLogout,
+  FRONTCHANNEL_CLIENT_METADATA,
+  FRONTCHANNEL_DISCOVERY,
+} from './demo-identity-provider-frontchannel.js';
 import { demoProviderStorage } from './demo-identity-provider-storage.js';
 import { DEMO_USERS, type DemoUsers } from './demo-users.js';
 
@@ -33,6 +38,16 @@ export interface DemoClient {
    * tokens and logout tokens carry the session's `sid`.
    */
   backchannelLogoutUri?: string;
+  /**
+   * Where the provider's sign-out page points an iframe when the user signs out there
+   * (OpenID Connect Front-Channel Logout 1.0), with `iss` and `sid`; the ID tokens carry the
+   * session's `sid` (`frontchannel_logout_session_required`).
+   */
+  frontchannelLogoutUri?: string;
+  /** How the client authenticates to the token and PAR endpoints (default `client_secret_basic`). */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** Its public keys, for `private_key_jwt`. */
+  jwks?: { keys: Array<JsonWebKey & { kid?: string }> };
 }
 
 export interface DemoIdentityProviderOptions {
@@ -51,6 +66,12 @@ export interface DemoIdentityProviderOptions {
   users?: DemoUsers;
   /** What its pages call it (default "Demo identity provider"): an organization's provider says whose it is. */
   name?: string;
+  /** The client authentication methods it accepts and advertises; default oidc-provider's (all of them). */
+  clientAuthMethods?: string[];
+  /** The algorithms it accepts client assertions signed with; default oidc-provider's. */
+  clientAuthSigningAlgs?: string[];
+  /** Refuse authorization requests that were not pushed first (RFC 9126 `require_pushed_authorization_requests`). */
+  requirePushedAuthorization?: boolean;
 }
 
 export interface DemoIdentityProvider {
@@ -58,6 +79,12 @@ export interface DemoIdentityProvider {
   users: DemoUsers;
   /** Requests its token endpoint received (code redemptions and refreshes). */
   readonly tokenRequests: number;
+  /** Requests its pushed authorization request endpoint received (RFC 9126). */
+  readonly pushedRequests: number;
+  /** Token and pushed authorization requests that authenticated the client with HTTP Basic (not in the body). */
+  readonly basicAuthentications: number;
+  /** The header and claims of every client assertion (`private_key_jwt`) it accepted the signature of. */
+  readonly clientAssertions: ReadonlyArray<{ header: Record<string, unknown>; claims: Record<string, unknown> }>;
   /** While true, the provider accepts connections and never answers (an outage that hangs). */
   stalled: boolean;
   close(): Promise<void>;
@@ -82,9 +109,16 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   let interactions: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | undefined;
   let tokenRequests = 0;
+  let pushedRequests = 0;
+  let basicAuthentications = 0;
+  const clientAssertions: Array<{ header: Record<string, unknown>; claims: Record<string, unknown> }> = [];
   const server = createServer(async (req, res) => {
     if (state.stalled) return; // never answered; close() drops the connection
-    if (req.method === 'POST' && req.url?.split('?')[0] === `${issuerPath}/token`) tokenRequests += 1;
+    const path = req.url?.split('?')[0];
+    if (req.method === 'POST' && path === `${issuerPath}/token`) tokenRequests += 1;
+    if (req.method === 'POST' && path === `${issuerPath}/request`) pushedRequests += 1;
+    const clientCall = req.method === 'POST' && (path === `${issuerPath}/token` || path === `${issuerPath}/request`);
+    if (clientCall && /^basic /i.test(req.headers.authorization ?? '')) basicAuthentications += 1;
     if (interactions && (await interactions(req, res))) return;
     // oidc-provider routes on the path below its mount point: strip the issuer path as a
     // mount would, keeping originalUrl so that it builds its URLs with the prefix.
@@ -111,12 +145,18 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       post_logout_redirect_uris: c.postLogoutRedirectUris,
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_basic',
+      token_endpoint_auth_method: c.tokenEndpointAuthMethod ?? 'client_secret_basic',
+      ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
       id_token_signed_response_alg: 'RS256',
       ...(c.backchannelLogoutUri === undefined
         ? {}
         : { backchannel_logout_uri: c.backchannelLogoutUri, backchannel_logout_session_required: true }),
+      ...(c.frontchannelLogoutUri === undefined
+        ? {}
+        : { frontchannel_logout_uri: c.frontchannelLogoutUri, frontchannel_logout_session_required: true }),
     })),
+    extraClientMetadata: { properties: FRONTCHANNEL_CLIENT_METADATA },
+    discovery: FRONTCHANNEL_DISCOVERY,
     // Our own signing key, so oidc-provider does not fall back to its published dev key.
     jwks: { keys: [{ ...(options.signingKey ?? signingKey()), alg: 'RS256', use: 'sig' }] },
     // oidc-provider refuses to call special-use addresses (loopback, private networks): right
@@ -152,6 +192,17 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     // detection), so a double refresh by two instances shows up here as it would there.
     rotateRefreshToken: true,
     pkce: { required: () => true },
+    ...(options.clientAuthMethods === undefined ? {} : { clientAuthMethods: options.clientAuthMethods }),
+    ...(options.clientAuthSigningAlgs === undefined
+      ? {}
+      : { enabledJWA: { clientAuthSigningAlgValues: options.clientAuthSigningAlgs } }),
+    assertJwtClientAuthClaimsAndHeader: async (
+      _ctx: unknown,
+      claims: Record<string, unknown>,
+      header: Record<string, unknown>,
+    ) => {
+      clientAssertions.push({ header, claims });
+    },
     // Our own storage and pages instead of oidc-provider's development ones, which print a
     // development-only warning or notice at every start or first use (see both files).
     adapter: demoProviderStorage(),
@@ -163,6 +214,10 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       backchannelLogout: { enabled: true },
+      pushedAuthorizationRequests: {
+        enabled: true,
+        requirePushedAuthorizationRequests: options.requirePushedAuthorization === true,
+      },
       userinfo: { enabled: true },
     },
     ttl: {
@@ -175,6 +230,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       Grant: 24 * 3600,
     },
   });
+  enableFrontchannelLogout(provider);
   handle = provider.callback();
   interactions = demoInteractions(provider, issuerPath, users, options.name);
 
@@ -184,6 +240,13 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     get tokenRequests() {
       return tokenRequests;
     },
+    get pushedRequests() {
+      return pushedRequests;
+    },
+    get basicAuthentications() {
+      return basicAuthentications;
+    },
+    clientAssertions,
     stalled: false,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -214,6 +277,7 @@ async function main(): Promise<void> {
         redirectUris: [`${appOrigin}/signin-oidc`],
         postLogoutRedirectUris: [`${appOrigin}/`],
         backchannelLogoutUri: `${appOrigin}/backchannel-logout-oidc`,
+        frontchannelLogoutUri: `${appOrigin}/frontchannel-logout-oidc`,
       },
     ],
   });

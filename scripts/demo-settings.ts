@@ -15,6 +15,8 @@ export interface DemoRegistration {
 export const DEMO_CALLBACK_PATH = '/signin-oidc';
 /** The back-channel logout path the demo registers at its provider (`backchannel_logout_uri`), pinned likewise. */
 export const DEMO_BACKCHANNEL_LOGOUT_PATH = '/backchannel-logout-oidc';
+/** The front-channel logout path the demo registers at its provider (`frontchannel_logout_uri`), pinned likewise. */
+export const DEMO_FRONTCHANNEL_LOGOUT_PATH = '/frontchannel-logout-oidc';
 
 /**
  * The configuration `npm run demo` gives Gatehouse, and the browser suite, which composes
@@ -36,6 +38,7 @@ export function demoSettings(demo: DemoRegistration): Record<string, string> {
     [`${oidc}ClientSecret`]: demo.clientSecret,
     [`${oidc}CallbackPath`]: DEMO_CALLBACK_PATH,
     [`${oidc}BackchannelLogoutPath`]: DEMO_BACKCHANNEL_LOGOUT_PATH,
+    [`${oidc}FrontchannelLogoutPath`]: DEMO_FRONTCHANNEL_LOGOUT_PATH,
   };
 }
 

@@ -18,6 +18,7 @@ import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js'
 import {
   DEMO_BACKCHANNEL_LOGOUT_PATH,
   DEMO_CALLBACK_PATH,
+  DEMO_FRONTCHANNEL_LOGOUT_PATH,
   demoSamlServiceProvider,
   demoSamlSettings,
   demoSettings,
@@ -44,6 +45,7 @@ const idp = await startDemoIdentityProvider({
       redirectUris: [`${appOrigin}${DEMO_CALLBACK_PATH}`],
       postLogoutRedirectUris: [`${appOrigin}/`],
       backchannelLogoutUri: `${appOrigin}${DEMO_BACKCHANNEL_LOGOUT_PATH}`,
+      frontchannelLogoutUri: `${appOrigin}${DEMO_FRONTCHANNEL_LOGOUT_PATH}`,
     },
   ],
 });
@@ -118,7 +120,7 @@ console.log(`
 ${users}
     Then open /Admin as each of them, and sign out from the top bar.
     Signing out at the demo identity provider itself (${idp.issuer}/session/end)
-    signs the browser out of Gatehouse too (back-channel logout).
+    signs the browser out of Gatehouse too (back- and front-channel logout).
 
     Or sign in with "the demo SAML identity provider" (SAML 2.0, the same two users,
     any password), at ${samlIdp.metadataUrl}; or start from its portal,

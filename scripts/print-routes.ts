@@ -19,7 +19,10 @@ try {
     console.log(`${method.padEnd(widths[0] ?? 6)}${path.padEnd(widths[1] ?? 20)}${access}`);
   const callbacks = gatehouse.identityProviders.flatMap((p) => [
     `${p.info.callbackPath} (${p.info.scheme})`,
-    ...(p.logout ? [`${p.logout.path} (${p.info.scheme} ${p.logout.channel}-channel logout)`] : []),
+    ...(p.logoutEndpoints ?? []).map(
+      (logout) =>
+        `${logout.path} (${p.info.scheme} ${logout.channel === 'frame' ? 'front-channel (iframe)' : `${logout.channel}-channel`} logout)`,
+    ),
   ]);
   console.log(
     `\nAuthentication: ${gatehouse.settings.Authentication.Enabled ? 'enabled' : 'disabled'}; fallback policy: ${fallback ? 'authenticated user' : 'none (public)'}`,

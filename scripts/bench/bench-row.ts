@@ -49,7 +49,9 @@ async function checkAnswers(url: string, headers: Record<string, string>, row: R
   const body = await response.text();
   if (response.status !== row.expectedStatus)
     throw new Error(`${url} answered ${response.status}, expected ${row.expectedStatus}: ${body.slice(0, 200)}`);
-  if (row.expectedStatus === 200 && !('uptimeSeconds' in (JSON.parse(body) as object)))
+  if (row.bodyContains !== undefined) {
+    if (!body.includes(row.bodyContains)) throw new Error(`${url} did not answer "${row.bodyContains}"`);
+  } else if (row.expectedStatus === 200 && !('uptimeSeconds' in (JSON.parse(body) as object)))
     throw new Error(`${url} did not answer the app-info JSON: ${body.slice(0, 200)}`);
   if (row.redirectsTo !== undefined && !(response.headers.get('location') ?? '').startsWith(row.redirectsTo))
     throw new Error(`${url} did not redirect to ${row.redirectsTo}`);

@@ -4,7 +4,16 @@
  * each a server process of its own with the request it is loaded with.
  */
 export interface RowDefinition {
-  key: 'bare' | 'koa-session' | 'memory' | 'connections' | 'redis' | 'cluster' | 'anonymous' | 'challenge';
+  key:
+    | 'bare'
+    | 'koa-session'
+    | 'memory'
+    | 'connections'
+    | 'redis'
+    | 'cluster'
+    | 'anonymous'
+    | 'challenge'
+    | 'frontchannel';
   name: string;
   script: string;
   env: Record<string, string>;
@@ -15,6 +24,8 @@ export interface RowDefinition {
   authenticated: boolean;
   /** Where a 302 must point, to prove the row measures what it names. */
   redirectsTo?: string;
+  /** What a 200 must say, for a row that is not the app-info JSON. */
+  bodyContains?: string;
   skip?: string;
 }
 
@@ -36,12 +47,15 @@ const behindProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.1
 /**
  * `cluster`: the seed nodes of the local Redis Cluster the Cluster row runs against, or
  * why it has none. `connectionsFolder`: the folder of 1,000 connections (SAML2 and OpenID
- * Connect, scripts/bench/connection-folder.ts) the connections row runs with.
+ * Connect, scripts/bench/connection-folder.ts) the connections row runs with. `discovery`:
+ * the OpenID provider's discovery the front-channel row reads its issuer from
+ * (discovery-server.ts), or why it has none.
  */
 export function rowDefinitions(
   redisReachable: boolean,
   cluster: { seeds: string[] } | { skip: string },
   connectionsFolder: string,
+  discovery: { issuer: string; caFile: string } | { skip: string } = { skip: 'not asked for' },
 ): RowDefinition[] {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
   const seeds = 'seeds' in cluster ? cluster.seeds : [];
@@ -154,6 +168,34 @@ export function rowDefinitions(
       expectedStatus: 302,
       authenticated: false,
       redirectsTo: 'https://github.com/login/oauth/authorize',
+    },
+    {
+      // What a flood of front-channel logouts naming no session costs: anyone can send
+      // them (OpenID Connect Front-Channel Logout has no signature), each is an index
+      // lookup and the page built once; no write, no audit event.
+      key: 'frontchannel',
+      name: 'Gatehouse, anonymous front-channel logout, unknown sid (200)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env:
+        'issuer' in discovery
+          ? {
+              ...memoryStore,
+              NODE_EXTRA_CA_CERTS: discovery.caFile,
+              ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
+              ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: discovery.issuer,
+              ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: 'bench-client',
+              ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: 'bench-client-secret-not-used',
+            }
+          : memoryStore,
+      path: `/frontchannel-logout-oidc?${new URLSearchParams({
+        iss: 'issuer' in discovery ? discovery.issuer : '',
+        sid: 'bench-no-such-provider-session',
+      })}`,
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: false,
+      bodyContains: 'Signed out',
+      skip: 'skip' in discovery ? discovery.skip : undefined,
     },
   ];
 }

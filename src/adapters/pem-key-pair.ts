@@ -43,20 +43,30 @@ export function readPemPrivateKey(text: string): KeyObject | undefined {
   }
 }
 
+/** One certificate in PEM (`-----BEGIN CERTIFICATE-----`); undefined for anything else. Never throws. */
+export function readPemCertificateObject(text: string): X509Certificate | undefined {
+  try {
+    const pem = normalizePem(text);
+    return pem.startsWith('-----BEGIN CERTIFICATE-----') ? new X509Certificate(pem) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the private key is the one whose public half the certificate carries. */
+export function isKeyOfCertificate(privateKey: KeyObject, certificate: X509Certificate): boolean {
+  const publicOfKey = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+  return publicOfKey.equals(certificate.publicKey.export({ type: 'spki', format: 'der' }));
+}
+
 /**
  * Reads a certificate and its RSA private key. Never throws. Refused: text that is not a
  * PEM certificate or an unencrypted PEM private key, a key other than RSA of at least 2048
  * bits, and a key that is not the certificate's (its public half differs).
  */
 export function readPemKeyPair(certificateText: string, keyText: string): PemKeyPair | PemKeyPairProblem {
-  let certificate: X509Certificate;
-  try {
-    const pem = normalizePem(certificateText);
-    if (!pem.startsWith('-----BEGIN CERTIFICATE-----')) throw new Error('not a certificate');
-    certificate = new X509Certificate(pem);
-  } catch {
-    return { key: 'certificate', reason: 'is not a PEM certificate (-----BEGIN CERTIFICATE-----)' };
-  }
+  const certificate = readPemCertificateObject(certificateText);
+  if (!certificate) return { key: 'certificate', reason: 'is not a PEM certificate (-----BEGIN CERTIFICATE-----)' };
   const privateKey = readPemPrivateKey(keyText);
   if (!privateKey) {
     return {
@@ -70,9 +80,7 @@ export function readPemKeyPair(certificateText: string, keyText: string): PemKey
   ) {
     return { key: 'privateKey', reason: `must be an RSA key of at least ${MIN_MODULUS_BITS} bits` };
   }
-  const publicOfKey = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
-  const publicOfCertificate = certificate.publicKey.export({ type: 'spki', format: 'der' });
-  if (!publicOfKey.equals(publicOfCertificate)) {
+  if (!isKeyOfCertificate(privateKey, certificate)) {
     return { key: 'privateKey', reason: 'is not the private key of the configured certificate' };
   }
   return { certificate, certificateBody: certificate.raw.toString('base64'), privateKey };

@@ -16,8 +16,14 @@ export interface AdapterContext {
   timeoutMs: number;
   logger: Logger;
   clock: Clock;
-  /** The signed-in store, shared by every instance: for records that must hold across instances (a SAML replay cache). */
+  /** The signed-in store, shared by every instance: for records that must hold across instances (a logout request outstanding). */
   sessionStore: SessionStore;
+  /**
+   * The store of records used once (a SAML assertion ID, a logout token's `jti`), shared by
+   * every instance, which never evicts one before it expires: full, it refuses a new one
+   * (`session.store_full`).
+   */
+  replayRecords: SessionStore;
   /** The project folder: files an adapter reads at run time (the SAML schemas) are resolved from it. */
   rootDir: string;
 }

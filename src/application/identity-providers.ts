@@ -3,13 +3,15 @@ import type { OrganizationBinding } from '../domain/connections/organization-gua
 import { callbackPathOf } from '../domain/providers/provider-definition.js';
 import type { ProviderKey } from '../domain/settings/settings.js';
 import type { ConnectionAdapters, ConnectionStatus } from './connections/connection-adapters.js';
-import type { IdentityProvider, IdentityProviderInfo } from './ports/identity-provider.js';
+import type { IdentityProvider, IdentityProviderInfo, LogoutEndpoint } from './ports/identity-provider.js';
 
 /** Where a request to a provider-owned path goes. */
 export type ProviderPath =
-  | { provider: IdentityProvider; endpoint: 'callback' | 'logout' }
+  | { provider: IdentityProvider; at: 'callback' }
+  /** One of its logout endpoints (one per channel). */
+  | { provider: IdentityProvider; at: 'logout'; endpoint: LogoutEndpoint }
   /** A path under `/connections/<name>/` of no connection in force (removed, say): refused plainly. */
-  | { provider: undefined; endpoint: 'unknown_connection' };
+  | { provider: undefined; at: 'unknown_connection' };
 
 /**
  * Every identity provider of the instance, found the ways the house asks for one: by the
@@ -22,7 +24,7 @@ export type ProviderPath =
 export class IdentityProviders {
   readonly #byScheme: ReadonlyMap<string, IdentityProvider>;
   readonly #byKey: ReadonlyMap<string, IdentityProvider>;
-  readonly #byPath: ReadonlyMap<string, { provider: IdentityProvider; endpoint: 'callback' | 'logout' }>;
+  readonly #byPath: ReadonlyMap<string, ProviderPath>;
 
   constructor(
     /** The deployment's own providers, in the login page's order. */
@@ -31,10 +33,12 @@ export class IdentityProviders {
   ) {
     this.#byScheme = new Map(builtIn.map((provider) => [provider.info.scheme, provider]));
     this.#byKey = new Map(builtIn.map((provider) => [provider.info.key, provider]));
-    const byPath = new Map<string, { provider: IdentityProvider; endpoint: 'callback' | 'logout' }>();
+    const byPath = new Map<string, ProviderPath>();
     for (const provider of builtIn) {
-      byPath.set(provider.info.callbackPath.toLowerCase(), { provider, endpoint: 'callback' });
-      if (provider.logout) byPath.set(provider.logout.path.toLowerCase(), { provider, endpoint: 'logout' });
+      byPath.set(provider.info.callbackPath.toLowerCase(), { provider, at: 'callback' });
+      for (const endpoint of provider.logoutEndpoints ?? []) {
+        byPath.set(endpoint.path.toLowerCase(), { provider, at: 'logout', endpoint });
+      }
     }
     this.#byPath = byPath;
   }
@@ -72,12 +76,12 @@ export class IdentityProviders {
     const id = connectionIdInPath(path);
     if (id === undefined || !this.connections) return undefined;
     const adapter = this.connections.adapterOf(id);
-    if (!adapter) return { provider: undefined, endpoint: 'unknown_connection' };
+    if (!adapter) return { provider: undefined, at: 'unknown_connection' };
     const provider = await adapter;
     const lower = path.toLowerCase();
-    if (provider.info.callbackPath.toLowerCase() === lower) return { provider, endpoint: 'callback' };
-    if (provider.logout?.path.toLowerCase() === lower) return { provider, endpoint: 'logout' };
-    return undefined;
+    if (provider.info.callbackPath.toLowerCase() === lower) return { provider, at: 'callback' };
+    const endpoint = provider.logoutEndpoints?.find((candidate) => candidate.path.toLowerCase() === lower);
+    return endpoint ? { provider, at: 'logout', endpoint } : undefined;
   }
 
   /** What the login page lists: the deployment's own providers, then the connections shown there. */

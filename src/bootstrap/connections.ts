@@ -77,7 +77,7 @@ export async function composeConnections(
   };
 }
 
-/** A connection's adapter, from its protocol's record, with a store of its own for what the adapter records. */
+/** A connection's adapter, from its protocol's record, with store scopes of its own for what the adapter records. */
 async function buildAdapter(
   configuration: ValidatedConfiguration,
   clock: Clock,
@@ -94,6 +94,7 @@ async function buildAdapter(
     logger: configuration.logger,
     clock,
     sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
+    replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
     rootDir: configuration.rootDir,
   });
 }

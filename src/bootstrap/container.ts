@@ -6,7 +6,11 @@ import { GovernanceToken, type Governance } from '../application/ports/governanc
 import { HealthChecksToken, type HealthCheck } from '../application/ports/health-check.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
 import { LoggerToken } from '../application/ports/logger.js';
-import { PendingSignInStoreToken, SessionStoreToken } from '../application/ports/session-store.js';
+import {
+  PendingSignInStoreToken,
+  ReplayRecordStoreToken,
+  SessionStoreToken,
+} from '../application/ports/session-store.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../application/settings-token.js';
 import { FlowRecords } from '../application/sign-in/flow-records.js';
 import { ProviderSessions } from '../application/sign-in/provider-sessions.js';
@@ -83,6 +87,7 @@ export async function composeServices(
   container.registerInstance(SessionStoresToken, stores);
   container.registerInstance(SessionStoreToken, stores.sessions);
   container.registerInstance(PendingSignInStoreToken, stores.pendingSignIns);
+  container.registerInstance(ReplayRecordStoreToken, stores.replayRecords);
   container.registerInstance(IdentityProvidersToken, identityProviders);
   container.registerInstance(ComposedConnectionsToken, { connections });
   if (connections) container.registerInstance(ConnectionAdapters, connections.adapters);
@@ -135,6 +140,7 @@ async function createIdentityProviders(
           logger: configuration.logger,
           clock,
           sessionStore: stores.sessions,
+          replayRecords: stores.replayRecords,
           rootDir: configuration.rootDir,
         }),
       );

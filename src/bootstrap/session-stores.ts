@@ -13,6 +13,8 @@ export interface SessionStores {
   sessions: ManagedStore;
   /** Pending sign-ins and per-client counts: never able to crowd out a signed-in user. */
   pendingSignIns: SessionStore;
+  /** Replay records and ended provider sessions: never evicted by traffic before they expire. */
+  replayRecords: SessionStore;
   /** Opens connections; never throws when the backend is down (readiness reports it). */
   connect(): Promise<void>;
   close(): Promise<void>;
@@ -21,10 +23,14 @@ export interface SessionStores {
 /**
  * The stores of one instance, from validated settings. In memory, pending sign-ins get a store of their own with
  * its own bound (`MaxPendingSignIns`), so that a flood of anonymous challenges evicts only
- * other pending sign-ins, never a signed-in session. On Redis both live on the same server
- * (one connection): pending records carry short time-to-lives and the per-client limit
- * bounds how many there can be. ioredis is imported only when Redis is configured: it
- * adds a noticeable part to a cold start that does not use it (docs/performance.md).
+ * other pending sign-ins, never a signed-in session; replay records get a third
+ * (`MaxReplayRecords`), which evicts nothing and refuses a new record when full, so that
+ * no number of sign-ins can make a used message usable again. On Redis all three are the
+ * same server (one connection): pending records carry short time-to-lives and the
+ * per-client limit bounds how many there can be; that Redis evicts nothing is the
+ * operator's part (`maxmemory-policy noeviction`, docs/operations.md). ioredis is imported
+ * only when Redis is configured: it adds a noticeable part to a cold start that does not
+ * use it (docs/performance.md).
  */
 export async function createSessionStores(
   settings: ProjectTemplateSettings,
@@ -42,16 +48,28 @@ export async function createSessionStores(
       commandTimeoutMs: session.Redis.CommandTimeoutMs,
       logger,
     });
-    return { sessions: store, pendingSignIns: store, connect: () => store.connect(), close: () => store.close() };
+    return {
+      sessions: store,
+      pendingSignIns: store,
+      replayRecords: store,
+      connect: () => store.connect(),
+      close: () => store.close(),
+    };
   }
   const sessions = new MemorySessionStore({ maxEntries: session.MaxSessions, clock });
   const pendingSignIns = new MemorySessionStore({ maxEntries: session.MaxPendingSignIns, clock });
+  const replayRecords = new MemorySessionStore({
+    maxEntries: session.MaxReplayRecords,
+    clock,
+    refuseWhenFull: { setting: 'ProjectTemplate:Session:MaxReplayRecords', logger },
+  });
   return {
     sessions,
     pendingSignIns,
+    replayRecords,
     connect: async () => undefined,
     close: async () => {
-      await Promise.all([sessions.close(), pendingSignIns.close()]);
+      await Promise.all([sessions.close(), pendingSignIns.close(), replayRecords.close()]);
     },
   };
 }

@@ -22,8 +22,28 @@ export interface FailoverSubject {
   restart(node: RedisProcess): Promise<void>;
   /** Leaves `primary` acknowledging writes that no replica receives. */
   cutReplication(primary: RedisProcess): Promise<void>;
+  /**
+   * How long after `cutReplication` its replica may still be promoted, with a margin: Redis
+   * passes over a replica that lost its primary longer ago than ten times the detection
+   * time (Sentinel), or than that plus the replication ping period (Cluster).
+   */
+  promotableAfterCutMs: number;
   /** Secrets of the deployment, which no output may hold. */
   secrets: string[];
+}
+
+/**
+ * The nodes a test killed and has not restarted (it failed half-way), started again after
+ * each test of the enclosing suite: the next test needs the deployment whole.
+ */
+export function killedNodesRestartedAfterEach(subject: () => FailoverSubject): Set<RedisProcess> {
+  const killed = new Set<RedisProcess>();
+  afterEach(async function () {
+    this.timeout(60_000);
+    for (const node of killed) await subject().restart(node);
+    killed.clear();
+  });
+  return killed;
 }
 
 /** A Gatehouse process of the pair the suite loads. */

@@ -1,14 +1,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { LocalCluster } from '../../scripts/local-redis/local-cluster.js';
-import { LocalSentinel } from '../../scripts/local-redis/local-sentinel.js';
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
-import type { RedisProcess } from '../../scripts/local-redis/redis-process.js';
 import type { RedisSessionStore } from '../../src/adapters/session/redis-session-store.js';
-import { parseRedisNode, type RedisNodeAddress } from '../../src/domain/settings/redis-rules.js';
 import { adminClaims, plainClaims } from '../support/sign-in.js';
+import { COMMAND_TIMEOUT_MS, deployments, DETECTION_MS, user } from './deployments.js';
 import {
   askAdminApi,
+  killedNodesRestartedAfterEach,
   logout,
   signInOn,
   startInstances,
@@ -20,71 +18,7 @@ import {
   type Instance,
 } from './failover-harness.js';
 
-/**
- * How long a silent primary has before it is replaced (cluster-node-timeout, Sentinel's
- * down-after-milliseconds): one second here; Redis's defaults are 15 and 30 seconds, and the
- * window of 503s grows with it.
- */
-const DETECTION_MS = 1_000;
-const COMMAND_TIMEOUT_MS = 1_000;
-
-function nodes(addresses: string[]): RedisNodeAddress[] {
-  return addresses.map((address) => parseRedisNode(address) ?? expect.fail(`not host:port: ${address}`));
-}
-
-const user = { username: 'gatehouse-app', password: `SENTINEL-failover-password-${randomUUID()}` };
-
-async function cluster(): Promise<{ subject: FailoverSubject; stop(): Promise<void> }> {
-  const deployment = await LocalCluster.start({ user, nodeTimeoutMs: DETECTION_MS });
-  return {
-    stop: () => deployment.stop(),
-    subject: {
-      connection: () => ({ topology: { mode: 'Cluster', nodes: nodes(deployment.seeds) }, ...user }),
-      gatehouseEnv: () => ({
-        ProjectTemplate__Session__Redis__Mode: 'Cluster',
-        ...Object.fromEntries(
-          deployment.seeds.map((seed, i) => [`ProjectTemplate__Session__Redis__Nodes__${i}`, seed]),
-        ),
-      }),
-      primaryOf: (key) => deployment.primaryOf(key),
-      restart: (node) => deployment.restart(node),
-      cutReplication: (primary) => deployment.cutReplication(primary),
-      secrets: [user.password],
-    },
-  };
-}
-
-async function sentinel(): Promise<{ subject: FailoverSubject; stop(): Promise<void> }> {
-  const sentinelPassword = `SENTINEL-failover-sentinel-password-${randomUUID()}`;
-  const deployment = await LocalSentinel.start({ user, sentinelPassword, downAfterMs: DETECTION_MS });
-  const sentinels = nodes(deployment.sentinelAddresses);
-  return {
-    stop: () => deployment.stop(),
-    subject: {
-      connection: () => ({
-        topology: { mode: 'Sentinel', sentinels, masterName: deployment.masterName, sentinelPassword },
-        ...user,
-      }),
-      gatehouseEnv: () => ({
-        ProjectTemplate__Session__Redis__Mode: 'Sentinel',
-        ...Object.fromEntries(
-          deployment.sentinelAddresses.map((address, i) => [`ProjectTemplate__Session__Redis__Nodes__${i}`, address]),
-        ),
-        ProjectTemplate__Session__Redis__SentinelMasterName: deployment.masterName,
-        ProjectTemplate__Session__Redis__SentinelPassword: sentinelPassword,
-      }),
-      primaryOf: () => deployment.primary(),
-      restart: (node) => deployment.restart(node),
-      cutReplication: (primary) => deployment.cutReplication(primary),
-      secrets: [user.password, sentinelPassword],
-    },
-  };
-}
-
-for (const [name, start] of [
-  ['a Redis Cluster', cluster],
-  ['Sentinel', sentinel],
-] as const) {
+for (const [name, start] of deployments) {
   describe(`Failover of ${name} under two Gatehouse instances`, function () {
     this.timeout(60_000);
     const prefix = `gatehouse-failover:${randomUUID()}:`;
@@ -92,8 +26,7 @@ for (const [name, start] of [
     let subject: FailoverSubject;
     let instances: Instance[];
     let store: RedisSessionStore;
-    /** Nodes a test killed and has not restarted (it failed half-way): the next test needs them back. */
-    const killed = new Set<RedisProcess>();
+    const killed = killedNodesRestartedAfterEach(() => subject);
 
     before(async function () {
       this.timeout(90_000);
@@ -109,12 +42,6 @@ for (const [name, start] of [
       });
       store = testStore(subject, prefix);
       await store.connect();
-    });
-
-    afterEach(async function () {
-      this.timeout(60_000);
-      for (const node of killed) await subject.restart(node);
-      killed.clear();
     });
 
     after(async function () {

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { CookieJar, driveOidcLogin } from '../support/drive-oidc-login.js';
-import { signOutAtProvider } from '../support/oidc-provider-logout.js';
+import { frontchannelFramesAtSignOut } from '../support/oidc-provider-logout.js';
 import { freePort } from '../../scripts/free-port.js';
 import { exitOf, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 
@@ -89,7 +89,7 @@ describe('npm run demo (the terminal)', function () {
     }
   });
 
-  it('signs the browser out of Gatehouse when the user signs out at the demo identity provider (back-channel logout)', async () => {
+  it('signs the browser out of Gatehouse when the user signs out at the demo identity provider (back- and front-channel logout)', async () => {
     const issuer = /The demo identity provider runs at (http:\/\/[^ ]+) /.exec(demo.output().stdout)?.[1];
     expect(demo.output().stdout).to.contain(`Signing out at the demo identity provider itself (${issuer}/session/end)`);
     const jar = new CookieJar();
@@ -99,10 +99,17 @@ describe('npm run demo (the terminal)', function () {
     const info = () => jar.fetch(`${app}/api/app-info`, { headers: { accept: 'application/json' } });
     expect((await info()).status).to.equal(200);
 
-    await signOutAtProvider(jar, issuer ?? expect.fail('no issuer printed'));
+    const frames = await frontchannelFramesAtSignOut(jar, issuer ?? expect.fail('no issuer printed'));
 
+    // The provider called the back channel before answering; its page frames the front channel.
     expect((await info()).status).to.equal(401);
     await waitFor(demo, 'POST /backchannel-logout-oidc 200');
+    expect(frames.map((frame) => `${frame.origin}${frame.pathname}`)).to.deep.equal([
+      `${app}/frontchannel-logout-oidc`,
+    ]);
+    expect(frames[0]?.searchParams.get('iss')).to.equal(issuer);
+    expect((await fetch(frames[0] ?? '')).status).to.equal(200);
+    await waitFor(demo, 'GET /frontchannel-logout-oidc');
   });
 
   it('lists requests one short line each through a whole sign-in and sign-out, without the provider’s development warnings', async () => {

@@ -159,7 +159,7 @@ export function identityProviderContract(harness: ProviderHarness): void {
       describe('logout from the provider', function () {
         const provider = () => run.app.gatehouse.identityProviders.find((p) => p.info.key === harness.key);
         before(function () {
-          expect(provider()?.logout?.path, 'the logout path of a provider that signs out').to.be.a('string');
+          expect(provider()?.logoutEndpoints, 'the logout paths of a provider that signs out').to.not.be.empty;
           expect(provider()?.receiveLogout, 'how the provider reads its logout messages').to.be.a('function');
           expect(run.signOutAtProvider, 'how the harness signs out at the provider').to.be.a('function');
         });
@@ -181,25 +181,28 @@ export function identityProviderContract(harness: ProviderHarness): void {
           expect(await sessions.get(`provider-session:${String(session?.signIn)}`)).to.equal(undefined);
         });
 
-        it('refuses other methods at its logout path (405 with Allow), and a form that is no logout message (400), ending nothing', async () => {
+        it('refuses other methods at each logout path (405 with Allow), and a message that is no logout message (400), ending nothing', async () => {
           const browser = new TestBrowser();
           expect((await deliver(browser, await startSignIn(browser))).status).to.equal(302);
-          const endpoint = provider()?.logout;
-          const path = `${run.app.url}${endpoint?.path ?? ''}`;
-          const accepted = new Set<string>(endpoint?.messageMethods);
-          for (const method of ['PUT', 'GET', 'POST'].filter((candidate) => !accepted.has(candidate))) {
-            const refused = await fetch(path, { method });
-            expect(refused.status, method).to.equal(405);
-            expect(refused.headers.get('allow')?.split(', ')).to.have.members([...(endpoint?.messageMethods ?? [])]);
+          for (const endpoint of provider()?.logoutEndpoints ?? []) {
+            const path = `${run.app.url}${endpoint.path}`;
+            const accepted = new Set<string>(endpoint.messageMethods);
+            for (const method of ['PUT', 'GET', 'POST'].filter((candidate) => !accepted.has(candidate))) {
+              const refused = await fetch(path, { method });
+              expect(refused.status, `${method} ${endpoint.path}`).to.equal(405);
+              expect(refused.headers.get('allow')?.split(', ')).to.have.members([...endpoint.messageMethods]);
+            }
+            const forged = accepted.has('POST')
+              ? await fetch(path, {
+                  method: 'POST',
+                  redirect: 'manual',
+                  body: new URLSearchParams({ message: 'not a logout message' }),
+                })
+              : await fetch(`${path}?message=not+a+logout+message`, { redirect: 'manual' });
+            expect(forged.status, endpoint.path).to.equal(400);
+            expect(forged.headers.get('cache-control')).to.equal('no-store');
+            expect((await browser.get(`${run.app.url}/api/app-info`)).status).to.equal(200);
           }
-          const forged = await fetch(path, {
-            method: 'POST',
-            redirect: 'manual',
-            body: new URLSearchParams({ message: 'not a logout message' }),
-          });
-          expect(forged.status).to.equal(400);
-          expect(forged.headers.get('cache-control')).to.equal('no-store');
-          expect((await browser.get(`${run.app.url}/api/app-info`)).status).to.equal(200);
         });
       });
 

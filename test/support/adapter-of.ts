@@ -1,5 +1,5 @@
 import { providerInfo, type AdapterContext, type ProviderRecord } from '../../src/adapters/provider-record.js';
-import type { IdentityProvider } from '../../src/application/ports/identity-provider.js';
+import type { IdentityProvider, LogoutEndpoint } from '../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../src/application/ports/logger.js';
 import { MemorySessionStore } from '../../src/adapters/session/memory-session-store.js';
 import type { ProviderCommonSettings } from '../../src/domain/settings/settings.js';
@@ -25,7 +25,25 @@ export function adapterOf<S extends ProviderCommonSettings>(
     logger: silent,
     clock: new FixedClock(0),
     sessionStore: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
+    replayRecords: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
     rootDir: process.cwd(),
     ...context,
   });
+}
+
+/** What an adapter call came to: `accepted`, or the code it was refused with. */
+export function outcomeOf(call: Promise<unknown>): Promise<string | undefined> {
+  return call.then(
+    () => 'accepted',
+    (error: unknown) => (error as { code?: string }).code,
+  );
+}
+
+/** An adapter's logout endpoint (of `channel`, else its first), to hand to `receiveLogout` when a test calls it directly. */
+export function logoutEndpointOf(provider: IdentityProvider, channel?: LogoutEndpoint['channel']): LogoutEndpoint {
+  const endpoint = provider.logoutEndpoints?.find(
+    (candidate) => channel === undefined || candidate.channel === channel,
+  );
+  if (!endpoint) throw new Error('this adapter has no such logout endpoint');
+  return endpoint;
 }

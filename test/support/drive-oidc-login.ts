@@ -48,7 +48,10 @@ export class CookieJar {
 }
 
 export interface DriveOidcLoginOptions {
-  /** Where the client expects the response; default: the redirect_uri parameter of the authorization URL. */
+  /**
+   * Where the client expects the response; default: anywhere off the provider's origin (a
+   * pushed authorization request's URL names no redirect_uri: RFC 9126).
+   */
   redirectUri?: string;
   /** Cancel at the consent page instead of accepting (the provider answers error=access_denied). */
   deny?: boolean;
@@ -81,8 +84,11 @@ export async function driveOidcAnswer(
   cookieJar: CookieJar = new CookieJar(),
   options: DriveOidcLoginOptions = {},
 ): Promise<ProviderAnswer> {
-  const redirectUri = options.redirectUri ?? new URL(authorizationUrl).searchParams.get('redirect_uri');
-  if (!redirectUri) throw new Error('driveOidcLogin: no redirect_uri in the authorization URL and none given');
+  const providerOrigin = new URL(authorizationUrl).origin;
+  const isAnswer = (target: string) =>
+    options.redirectUri === undefined
+      ? new URL(target).origin !== providerOrigin
+      : target.startsWith(options.redirectUri);
 
   let url = authorizationUrl;
   let response = await cookieJar.fetch(url);
@@ -92,12 +98,12 @@ export async function driveOidcAnswer(
       const location = response.headers.get('location');
       if (!location) throw new Error(`driveOidcLogin: ${response.status} without Location at ${url}`);
       url = new URL(location, url).href;
-      if (url.startsWith(redirectUri)) return { method: 'GET', url };
+      if (isAnswer(url)) return { method: 'GET', url };
       response = await cookieJar.fetch(url);
       continue;
     }
     const page = await response.text();
-    const formPost = formPostTo(page, redirectUri);
+    const formPost = formPostTo(page, url, isAnswer);
     if (formPost) return formPost;
     const form = /<form[^>]*action="([^"]+)"[^>]*>\s*<input type="hidden" name="prompt" value="(login|consent)"/.exec(
       page,
@@ -129,14 +135,15 @@ export async function driveOidcAnswer(
 }
 
 /** OAuth 2.0 Form Post Response Mode: the page's form, if it posts to the client. */
-function formPostTo(page: string, redirectUri: string): ProviderAnswer | undefined {
+function formPostTo(page: string, pageUrl: string, isAnswer: (url: string) => boolean): ProviderAnswer | undefined {
   const form = /<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(page);
-  if (!form?.[1] || unescapeHtml(form[1]) !== redirectUri) return undefined;
+  const action = form?.[1] === undefined ? undefined : new URL(unescapeHtml(form[1]), pageUrl).href;
+  if (action === undefined || !isAnswer(action)) return undefined;
   const fields: Record<string, string> = {};
-  for (const input of (form[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) {
+  for (const input of (form?.[2] ?? '').matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) {
     fields[unescapeHtml(input[1] ?? '')] = unescapeHtml(input[2] ?? '');
   }
-  return { method: 'POST', url: redirectUri, form: fields };
+  return { method: 'POST', url: action, form: fields };
 }
 
 function isExpiry(attribute: string): boolean {

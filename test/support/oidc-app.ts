@@ -8,14 +8,21 @@ export const CLIENT_SECRET = 'SENTINEL-oidc-client-secret-5d1e';
 
 export type OidcApp = RunningGatehouse;
 
+/** How the provider tells the app of a sign-out there: back channel (the default), front channel, or both. */
+export type LogoutChannels = readonly ('back' | 'front')[];
+
 /**
  * A real OpenID provider (oidc-provider) with a client for the given app origins; its
- * back-channel logout URI is at the first of them. `signingKey` is the key it signs with.
+ * logout URIs (back-channel by default) are at the first of them. `signingKey` is the key
+ * it signs with; `host` where it listens (another site than the app: `127.0.0.2`).
  */
 export async function startIdentityProvider(
   appOrigins: string[],
   signingKey?: JsonWebKey & { kid: string },
+  options: { logoutChannels?: LogoutChannels; host?: string } = {},
 ): Promise<DemoIdentityProvider> {
+  const first = appOrigins[0];
+  const channels = options.logoutChannels ?? ['back'];
   return startDemoIdentityProvider({
     clients: [
       {
@@ -23,10 +30,16 @@ export async function startIdentityProvider(
         clientSecret: CLIENT_SECRET,
         redirectUris: appOrigins.map((origin) => `${origin}/signin-oidc`),
         postLogoutRedirectUris: appOrigins.map((origin) => `${origin}/`),
-        ...(appOrigins[0] === undefined ? {} : { backchannelLogoutUri: `${appOrigins[0]}/backchannel-logout-oidc` }),
+        ...(first !== undefined && channels.includes('back')
+          ? { backchannelLogoutUri: `${first}/backchannel-logout-oidc` }
+          : {}),
+        ...(first !== undefined && channels.includes('front')
+          ? { frontchannelLogoutUri: `${first}/frontchannel-logout-oidc` }
+          : {}),
       },
     ],
     ...(signingKey === undefined ? {} : { signingKey }),
+    ...(options.host === undefined ? {} : { host: options.host }),
   });
 }
 

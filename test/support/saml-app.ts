@@ -1,10 +1,11 @@
+import { expect } from 'chai';
 import { readRedirectedAuthnRequest, type ReceivedAuthnRequest } from '../../scripts/saml/authn-request.js';
 import type { SigningCredential } from '../../scripts/saml/signing-credential.js';
 import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startGatehouse } from './start-gatehouse.js';
-import type { AnswerOptions, SamlTestIdentityProvider } from './saml-identity-provider.js';
+import { SamlTestIdentityProvider, type AnswerOptions } from './saml-identity-provider.js';
 
 export const SP_ENTITY_ID = 'https://gatehouse.test/saml';
 
@@ -57,6 +58,18 @@ export function singleLogoutSettings(
   };
 }
 
+/** The test identity provider listing its single logout service, and Gatehouse with single logout (SP signing pair `sp`) against it. */
+export async function startSingleLogoutApp(sp: SigningCredential) {
+  const idp = await SamlTestIdentityProvider.start();
+  idp.singleLogout = true;
+  const app = await startSamlApp(idp, singleLogoutSettings(sp));
+  const close = async () => {
+    await app.close();
+    await idp.close();
+  };
+  return { idp, app, sloUrl: `${app.url}/Saml2/Logout`, close };
+}
+
 /** A browser for SAML sign-ins: one cookie jar, redirects not followed. */
 export class SamlBrowser {
   readonly jar = new CookieJar();
@@ -89,4 +102,12 @@ export class SamlBrowser {
     const request = await this.challenge(app, returnUrl);
     return this.post(app.acsUrl, idp.answer(request, SP_ENTITY_ID, options));
   }
+}
+
+/** An error page with `status` naming `code` (the first 300 characters of the body explain a mismatch); its body. */
+export async function expectCode(response: Response, status: number, code: string): Promise<string> {
+  const body = await response.text();
+  expect(response.status, body.slice(0, 300)).to.equal(status);
+  expect(body).to.contain(`<code>${code}</code>`);
+  return body;
 }

@@ -96,7 +96,7 @@ export function samlHarnessOf(options: { encrypted?: boolean } = {}): ProviderHa
           const sessionIndex = sessionIndexes.get(answer);
           if (sessionIndex === undefined) throw new Error('no provider session behind this answer');
           const provider = app.gatehouse.identityProviders.find((candidate) => candidate.info.key === 'Saml2');
-          const logoutUrl = `${app.url}${provider?.logout?.path ?? 'no logout path'}`;
+          const logoutUrl = `${app.url}${provider?.logoutEndpoints?.[0]?.path ?? 'no logout path'}`;
           const xml = logoutRequestXml({
             issuer: idp.entityId,
             destination: logoutUrl,

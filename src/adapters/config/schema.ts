@@ -105,6 +105,7 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       AbsoluteLifetime: number,
       MaxSessions: number,
       MaxPendingSignIns: number,
+      MaxReplayRecords: number,
       PendingSignInsPerClient: number,
       Keys: { type: 'array', items: secret, secret: true },
     }),

@@ -22,11 +22,27 @@ const STATUS_BY_CODE: Record<string, number> = {
   'idp.unreachable': 503,
   'idp.timeout': 503,
   'idp.token_exchange_failed': 502,
+  'idp.authorization_request_refused': 502,
+  'idp.client_authentication_unsupported': 503,
+  'idp.pushed_authorization_required': 503,
   'idp.userinfo_failed': 502,
   'idp.metadata_invalid': 503,
   'idp.validator_unavailable': 503,
+  'idp.message_too_large': 413,
   'session.store_unavailable': 503,
+  'session.store_full': 503,
 };
+
+/**
+ * Server-side refusals whose cause is logged where it arises, once per episode (a full
+ * store of replay records): each request refused meanwhile is logged as a refusal, not as
+ * one more failure, so a burst does not flood the log.
+ */
+const LOGGED_WHERE_RAISED: ReadonlySet<string> = new Set(['session.store_full']);
+
+export function loggedWhereRaised(code: string | undefined): boolean {
+  return code !== undefined && LOGGED_WHERE_RAISED.has(code);
+}
 
 export function statusForCode(code: string): number {
   let best = '';

@@ -32,6 +32,12 @@ export interface AuthorizationCodeFlowOptions {
    * every answer, and the answer POSTed by the provider's page when `form_post`.
    */
   openIdConnect?: { responseMode: 'query' | 'form_post' };
+  /**
+   * Push each authorization request to the server first (RFC 9126) when its metadata
+   * advertises a `pushed_authorization_request_endpoint`: the browser then carries only a
+   * `request_uri`. An outbound call per challenge: the caller limits challenges per client.
+   */
+  pushAuthorizationRequests?: boolean;
   /** The message of the log line of a failed step (`OAuth 2.0 step failed`). */
   failureMessage: string;
   logger: Logger;
@@ -75,7 +81,8 @@ export class AuthorizationCodeFlow {
   /**
    * The authorization request (RFC 6749 4.1.1) with a fresh state and PKCE verifier (and
    * nonce), kept as the flow's secrets; `extra` adds request parameters of the protocol's
-   * (`login_hint`), never one of those.
+   * (`login_hint`), never one of those; pushed first when the server takes pushed requests
+   * and the options ask for it (RFC 9126 4: the request is authenticated like a token request).
    */
   async begin(extra: Readonly<Record<string, string>> = {}): Promise<ChallengeStart> {
     const config = await this.#options.configuration();
@@ -97,7 +104,12 @@ export class AuthorizationCodeFlow {
       secrets.nonce = parameters.nonce = client.randomNonce();
       if (openIdConnect.responseMode === 'form_post') parameters.response_mode = 'form_post';
     }
-    const redirectUrl = client.buildAuthorizationUrl(config, parameters);
+    const pushed =
+      this.#options.pushAuthorizationRequests === true &&
+      config.serverMetadata().pushed_authorization_request_endpoint !== undefined;
+    const redirectUrl = pushed
+      ? await this.call('authorization', () => client.buildAuthorizationUrlWithPAR(config, parameters))
+      : client.buildAuthorizationUrl(config, parameters);
     return { redirectUrl: redirectUrl.href, correlation: state, secrets };
   }
 

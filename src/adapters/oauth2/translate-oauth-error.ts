@@ -4,9 +4,10 @@ import { oauthErrorCode, providerError } from './authorization-response.js';
 
 /**
  * Which call failed: the same library error means different things at different steps.
- * `metadata` is loading the provider's configuration (OpenID discovery, keys).
+ * `metadata` is loading the provider's configuration (OpenID discovery, keys);
+ * `authorization` is pushing an authorization request (RFC 9126).
  */
-export type OAuthStage = 'metadata' | 'callback' | 'userinfo' | 'refresh';
+export type OAuthStage = 'metadata' | 'authorization' | 'callback' | 'userinfo' | 'refresh';
 
 /**
  * What may be logged of a library error: names and codes along its cause chain, and the
@@ -76,6 +77,20 @@ export function translateOAuthError(err: unknown, stage: OAuthStage): GatehouseE
   // Unusable metadata (issuer mismatch, plain http refused, not JSON) is an outage for this service.
   if (stage === 'metadata') return unreachable(err);
 
+  if (stage === 'authorization') {
+    // RFC 9126 2.3: the PAR endpoint's error response (invalid_client, invalid_request ...).
+    const oauthError =
+      err instanceof ResponseBodyError
+        ? oauthErrorCode(err.error)
+        : err instanceof WWWAuthenticateChallengeError
+          ? 'invalid_client'
+          : 'invalid_response';
+    return new GatehouseError(
+      'idp.authorization_request_refused',
+      `The identity provider refused the pushed authorization request (${oauthError}).`,
+      { cause: summaryError(err) },
+    );
+  }
   if (err instanceof AuthorizationResponseError) return providerError(err.error);
   if (stage === 'userinfo') {
     // Includes a userinfo `sub` that differs from the ID token's (OIDC Core 5.3.2).

@@ -5,6 +5,7 @@ import type { Configuration } from 'openid-client';
 import type { CallbackMessage, ProviderLogout } from '../../application/ports/identity-provider.js';
 import { GatehouseError } from '../../domain/errors.js';
 import type { AdapterContext } from '../provider-record.js';
+import { logoutKey } from './logout-keys.js';
 import { KeySetUnavailable, verifyLogoutToken } from './logout-token.js';
 import { singleField } from '../single-field.js';
 
@@ -22,11 +23,11 @@ export interface BackchannelLogoutOptions {
 }
 
 /**
- * OpenID Connect Back-Channel Logout 1.0 as a relying party: the logout keys a sign-in is
- * listed under (the ID token's `iss` with its `sub`, and with its `sid`), and the logout tokens the
+ * OpenID Connect Back-Channel Logout 1.0 as a relying party: the logout tokens the
  * provider POSTs, checked whole (logout-token.ts) and then used once across every
- * instance: the token's `jti` is recorded in the shared session store with an atomic
+ * instance: the token's `jti` is recorded in the shared replay records with an atomic
  * set-if-absent, as SAML assertion IDs are, for as long as the token stays acceptable.
+ * They name sign-ins by their logout keys (logout-keys.ts).
  */
 export class BackchannelLogout {
   readonly #options: BackchannelLogoutOptions;
@@ -34,14 +35,6 @@ export class BackchannelLogout {
 
   constructor(options: BackchannelLogoutOptions) {
     this.#options = options;
-  }
-
-  /** The logout keys of a sign-in whose ID token carried these claims: what a later logout token may name it by. */
-  logoutKeysOf(idClaims: { iss: string; sub: string; sid?: unknown }): string[] {
-    const user = logoutKey(idClaims.iss, 'sub', idClaims.sub);
-    return typeof idClaims.sid === 'string' && idClaims.sid !== ''
-      ? [user, logoutKey(idClaims.iss, 'sid', idClaims.sid)]
-      : [user];
   }
 
   async read(message: CallbackMessage): Promise<ProviderLogout> {
@@ -64,7 +57,7 @@ export class BackchannelLogout {
       now,
     });
     // 2.6 step 10 (optional, taken): a jti used once only, across every instance.
-    if (!(await context.sessionStore.create(replayKey(issuer, verified.jti), {}, verified.acceptableUntil - now))) {
+    if (!(await context.replayRecords.create(replayKey(issuer, verified.jti), {}, verified.acceptableUntil - now))) {
       throw new GatehouseError('idp.logout_token_replayed', 'This logout token was used before.', { safe: true });
     }
     // 2.7: with a sid, exactly the sessions of that provider session (marked ended, for a
@@ -105,11 +98,6 @@ export class BackchannelLogout {
     }
     return this.#keys.get;
   }
-}
-
-/** One logout key of a sign-in: issuer, kind and value, unambiguous whatever characters they hold. */
-function logoutKey(issuer: string, kind: 'sid' | 'sub', value: string): string {
-  return JSON.stringify([issuer, kind, value]);
 }
 
 function replayKey(issuer: string, jti: string): string {

@@ -22,6 +22,9 @@ import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import type { AdapterContext } from '../provider-record.js';
 import { BackchannelLogout, LOGOUT_TOKEN_LIMIT_BYTES } from './backchannel-logout.js';
+import { clientAuthentication, providerRefusal } from './client-authentication.js';
+import { FrontchannelLogout } from './frontchannel-logout.js';
+import { logoutKeysOf } from './logout-keys.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 
@@ -50,11 +53,18 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #settings: OpenIdConnectSettings;
   readonly #context: AdapterContext;
   readonly #discovery: LoadedOnce<client.Configuration>;
+  /** What the discovered provider says against the client authentication and PAR settings: decided once. */
+  #refusal: { error: GatehouseError | undefined } | undefined;
   readonly #flow: AuthorizationCodeFlow;
   /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
   readonly #backchannel: BackchannelLogout | undefined;
-  /** Where the provider POSTs its logout tokens server to server, when `BackchannelLogoutPath` is set. */
-  readonly logout: LogoutEndpoint | undefined;
+  /** Front-Channel Logout 1.0, when `FrontchannelLogoutPath` is set. */
+  readonly #frontchannel: FrontchannelLogout | undefined;
+  /**
+   * Where the provider POSTs its logout tokens server to server (`BackchannelLogoutPath`),
+   * and where its logout page points an iframe (`FrontchannelLogoutPath`), when set.
+   */
+  readonly logoutEndpoints: readonly LogoutEndpoint[];
   // The protocol's first steps are the shared code flow's.
   // OIDC Core 3.1.2.1: login_hint, the address the person typed at discovery.
   readonly beginChallenge = (options: ChallengeOptions = {}): Promise<ChallengeStart> =>
@@ -76,33 +86,44 @@ export class OidcIdentityProvider implements IdentityProvider {
     this.#discovery = new LoadedOnce(() => this.#discover());
     this.#flow = new AuthorizationCodeFlow({
       provider: info.key,
-      configuration: () => this.#discovery.get(),
+      configuration: () => this.#acceptedConfiguration(),
       redirectUri: new URL(info.callbackPath, context.publicOrigin).href,
       scopes: settings.Scopes,
       openIdConnect: { responseMode: settings.ResponseMode },
+      pushAuthorizationRequests: settings.UsePushedAuthorization,
       failureMessage: 'OpenID Connect step failed',
       logger: context.logger,
       clock: context.clock,
     });
-    this.logout =
-      settings.BackchannelLogoutPath === ''
-        ? undefined
-        : {
-            path: settings.BackchannelLogoutPath,
-            messageMethods: ['POST'],
-            maxBodyBytes: LOGOUT_TOKEN_LIMIT_BYTES,
-            channel: 'back',
-          };
-    this.#backchannel =
-      this.logout === undefined
-        ? undefined
-        : new BackchannelLogout({
-            configuration: () => this.#discovery.get(),
-            clientId: settings.ClientId,
-            algorithm: ID_TOKEN_SIGNING_ALG,
-            acceptJwtTyp: settings.BackchannelLogoutAcceptJwtTyp,
-            context,
-          });
+    const discovered = () => this.#discovery.get();
+    const endpoints: LogoutEndpoint[] = [];
+    if (settings.BackchannelLogoutPath !== '') {
+      endpoints.push({
+        path: settings.BackchannelLogoutPath,
+        messageMethods: ['POST'],
+        maxBodyBytes: LOGOUT_TOKEN_LIMIT_BYTES,
+        channel: 'back',
+      });
+      this.#backchannel = new BackchannelLogout({
+        configuration: discovered,
+        clientId: settings.ClientId,
+        algorithm: ID_TOKEN_SIGNING_ALG,
+        acceptJwtTyp: settings.BackchannelLogoutAcceptJwtTyp,
+        context,
+      });
+    }
+    if (settings.FrontchannelLogoutPath !== '') {
+      endpoints.push({
+        path: settings.FrontchannelLogoutPath,
+        messageMethods: ['GET'],
+        maxBodyBytes: 0,
+        channel: 'frame',
+        // The provider's logout page, which frames it, is on the provider's own origin.
+        framedBy: new URL(settings.Authority).origin,
+      });
+      this.#frontchannel = new FrontchannelLogout(discovered);
+    }
+    this.logoutEndpoints = endpoints;
     this.healthCheck = {
       name: `identityProvider:${info.key}`,
       // Not required: an identity-provider outage must not take every replica out of
@@ -140,13 +161,21 @@ export class OidcIdentityProvider implements IdentityProvider {
       }
     }
     const identity = this.#flow.identity(claims, response, this.#settings.SaveTokens);
-    return this.#backchannel ? { ...identity, logoutKeys: this.#backchannel.logoutKeysOf(idClaims) } : identity;
+    // Listed under what either logout channel may name it by, when one is on.
+    return this.logoutEndpoints.length > 0 ? { ...identity, logoutKeys: logoutKeysOf(idClaims) } : identity;
   }
 
-  /** OpenID Connect Back-Channel Logout 1.0: the logout token POSTed at `BackchannelLogoutPath`. */
-  receiveLogout(message: CallbackMessage): Promise<ProviderLogout> {
-    if (!this.#backchannel) throw new Error('Back-channel logout is off for this provider.');
-    return this.#backchannel.read(message);
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 (the logout token POSTed at
+   * `BackchannelLogoutPath`) or Front-Channel Logout 1.0 (`iss` and `sid` in the query of
+   * `FrontchannelLogoutPath`).
+   */
+  receiveLogout(message: CallbackMessage, endpoint: LogoutEndpoint): Promise<ProviderLogout> {
+    const channel = endpoint.channel === 'back' ? this.#backchannel : this.#frontchannel;
+    if (!channel || !this.logoutEndpoints.includes(endpoint)) {
+      throw new Error(`${endpoint.channel} logout is off for this provider.`);
+    }
+    return channel.read(message);
   }
 
   refreshSession(record: ProviderSessionRecord): Promise<ProviderSession> {
@@ -188,7 +217,28 @@ export class OidcIdentityProvider implements IdentityProvider {
     }
   }
 
-  #discover(): Promise<client.Configuration> {
+  /**
+   * The discovered configuration, once the provider's metadata accepts our client
+   * authentication and PAR settings (client-authentication.ts): otherwise every sign-in is
+   * refused with the reason, logged once as a warning for the operator.
+   */
+  async #acceptedConfiguration(): Promise<client.Configuration> {
+    const config = await this.#discovery.get();
+    if (!this.#refusal) {
+      const error = providerRefusal(config.serverMetadata(), this.#settings);
+      this.#refusal = { error };
+      if (error) {
+        this.#context.logger.warn(
+          { provider: this.info.key, code: error.code, reason: error.message },
+          'OpenID Connect provider refuses this configuration',
+        );
+      }
+    }
+    if (this.#refusal.error) throw this.#refusal.error;
+    return config;
+  }
+
+  async #discover(): Promise<client.Configuration> {
     const settings = this.#settings;
     const { timeoutMs } = this.#context;
     // The startup rules accept http only for a loopback authority outside production.
@@ -199,8 +249,7 @@ export class OidcIdentityProvider implements IdentityProvider {
       ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
       : [client.enableNonRepudiationChecks];
     const metadata: Partial<client.ClientMetadata> = { id_token_signed_response_alg: ID_TOKEN_SIGNING_ALG };
-    const authentication =
-      settings.ClientSecret === '' ? client.None() : client.ClientSecretBasic(settings.ClientSecret);
+    const authentication = await clientAuthentication(settings);
     return this.#flow.call('metadata', () =>
       client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
         timeout: timeoutMs / 1000,

@@ -1,6 +1,7 @@
 import { ClaimTypes } from '../../domain/claims/claim-types.js';
 import { provider } from '../provider-record.js';
-import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
+import { clientAuthenticationRules } from './client-authentication-rules.js';
+import { CLIENT_AUTHENTICATION_METHODS, type OpenIdConnectSettings } from './open-id-connect-settings.js';
 
 const { Subject, Name, Email, Role, Group, Permission } = ClaimTypes;
 
@@ -12,10 +13,13 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
   instancePaths: (base) => ({
     CallbackPath: `${base}/signin-oidc`,
     BackchannelLogoutPath: `${base}/backchannel-logout`,
+    FrontchannelLogoutPath: `${base}/frontchannel-logout`,
   }),
   declaredIssuer: (settings) => ({ key: 'Authority', value: settings.Authority }),
-  ownedPaths: (settings): Record<string, string> =>
-    settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath },
+  ownedPaths: (settings): Record<string, string> => ({
+    ...(settings.BackchannelLogoutPath === '' ? {} : { BackchannelLogoutPath: settings.BackchannelLogoutPath }),
+    ...(settings.FrontchannelLogoutPath === '' ? {} : { FrontchannelLogoutPath: settings.FrontchannelLogoutPath }),
+  }),
   defaults: {
     Enabled: false,
     Scheme: 'OpenIdConnect',
@@ -23,6 +27,11 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     Authority: '<authority_url>',
     ClientId: '',
     ClientSecret: '',
+    ClientAuthentication: 'client_secret_basic',
+    ClientCertificate: '',
+    ClientKey: '',
+    ClientAssertionAudience: 'issuer',
+    UsePushedAuthorization: true,
     CallbackPath: '/signin-oidc',
     ResponseType: 'code',
     ResponseMode: 'query',
@@ -31,6 +40,7 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SignOutAtProvider: true,
     BackchannelLogoutPath: '/backchannel-logout-oidc',
     BackchannelLogoutAcceptJwtTyp: false,
+    FrontchannelLogoutPath: '/frontchannel-logout-oidc',
   },
   kinds: {
     Enabled: 'boolean',
@@ -39,6 +49,11 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     Authority: 'string',
     ClientId: 'string',
     ClientSecret: 'secret',
+    ClientAuthentication: CLIENT_AUTHENTICATION_METHODS,
+    ClientCertificate: 'string',
+    ClientKey: 'secret',
+    ClientAssertionAudience: ['issuer', 'token_endpoint'],
+    UsePushedAuthorization: 'boolean',
     CallbackPath: 'string',
     ResponseType: 'string',
     ResponseMode: ['query', 'form_post'],
@@ -47,6 +62,7 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
     SignOutAtProvider: 'boolean',
     BackchannelLogoutPath: 'string',
     BackchannelLogoutAcceptJwtTyp: 'boolean',
+    FrontchannelLogoutPath: 'string',
   },
   // OIDC Core 5.1 standard claims; `roles`/`groups`/`permissions` are common IdP extensions.
   claimMappings: [
@@ -62,7 +78,7 @@ export const openIdConnect = provider<OpenIdConnectSettings>({
   rules: (settings, check) => [
     ...check.httpsUrl('Authority', settings.Authority),
     ...check.required('ClientId', settings.ClientId),
-    ...check.required('ClientSecret', settings.ClientSecret),
+    ...clientAuthenticationRules(settings, check),
     ...(settings.ResponseType === 'code'
       ? []
       : check.problem(

@@ -1,7 +1,8 @@
 import type { CallbackMessage } from '../../application/ports/identity-provider.js';
 import { isGatehouseError } from '../../domain/errors.js';
 import { SAML_ID } from './assertion-checks.js';
-import { readRedirectMessage, verifyRedirectSignature, type MessageField } from './redirect-binding.js';
+import { LOGOUT_MESSAGE_SIZE } from './message-size.js';
+import { readRedirectMessage, type MessageField } from './redirect-binding.js';
 import { Namespaces, STATUS_SUCCESS } from './saml-names.js';
 import { readNameId, type SamlNameId } from './saml-name-id.js';
 import { samlRefusal } from './saml-refusals.js';
@@ -54,10 +55,12 @@ export type ReceivedLogout =
  * Reads a LogoutRequest or LogoutResponse as it arrived at the single logout path and
  * checks it whole, every value read from what the signature covers:
  * - HTTP-Redirect (GET): the query signature over the parameters as sent (SAML Bindings
- *   3.4.4.1), and no XML signature inside (the binding forbids one);
- * - HTTP-POST: exactly one `Signature` in the document, a child of the root, referencing
- *   the root, verified as responses are (signed-parts.ts: metadata keys only, SHA-256 or
- *   better), the root read back from the signed bytes: no wrapping;
+ *   3.4.4.1), verified before the message is even inflated (redirect-binding.ts), and no
+ *   XML signature inside (the binding forbids one);
+ * - HTTP-POST: the message within LOGOUT_MESSAGE_SIZE before it is parsed; exactly one
+ *   `Signature` in the document, a child of the root, referencing the root, verified as
+ *   responses are (signed-parts.ts: metadata keys only, SHA-256 or better), the root read
+ *   back from the signed bytes: no wrapping;
  * - either: the schema, a signature required (SAML Profiles 4.4.3.x and SAML Bindings
  *   3.4.5.2 / 3.5.5.2), certificate validity (ValidateCertificates), Version 2.0, an xs:ID,
  *   Issuer = the identity provider, Destination = our URL, IssueInstant within the last
@@ -66,7 +69,7 @@ export type ReceivedLogout =
  * Single use (request IDs) and the outstanding-request match (responses) are the caller's.
  */
 export async function readLogoutMessage(message: CallbackMessage, expect: LogoutExpectations): Promise<ReceivedLogout> {
-  const received = receivedMessage(message);
+  const received = receivedMessage(message, expect.certificates);
   const document = parseSamlXml(received.xml, () => samlRefusal('idp.logout_malformed'));
   const root = document.documentElement;
   const localName = received.field === 'SAMLRequest' ? 'LogoutRequest' : 'LogoutResponse';
@@ -76,16 +79,15 @@ export async function readLogoutMessage(message: CallbackMessage, expect: Logout
   if (descendantsByLocalName(document, 'EncryptedID').length > 0) throw samlRefusal('idp.logout_malformed');
   const signatures = descendantsByLocalName(document, 'Signature');
   const [enveloped] = childElements(root, Namespaces.signature, 'Signature');
-  if (received.signature === 'query' ? signatures.length > 0 : signatures.length > 1 || signatures[0] !== enveloped) {
+  if (received.querySigner ? signatures.length > 0 : signatures.length > 1 || signatures[0] !== enveloped) {
     throw samlRefusal(signatures.length === 0 ? 'idp.logout_signature_missing' : 'idp.logout_malformed');
   }
   await schemaChecked(received.xml, expect);
 
   let signed: Element;
   let signer: SigningCertificate;
-  if (received.signature === 'query') {
-    if (!received.query) throw samlRefusal('idp.logout_signature_missing');
-    signer = verifyRedirectSignature(received.query, expect.certificates);
+  if (received.querySigner) {
+    signer = received.querySigner;
     signed = root;
   } else {
     if (!enveloped) throw samlRefusal('idp.logout_signature_missing');
@@ -147,31 +149,28 @@ interface Received {
   field: MessageField;
   xml: string;
   relayState: string | undefined;
-  signature: 'query' | 'enveloped';
-  query?: ReturnType<typeof readRedirectMessage>['signature'];
+  /** HTTP-Redirect: the certificate that verified the query signature (checked before the message was read). */
+  querySigner?: SigningCertificate;
 }
 
-function receivedMessage(message: CallbackMessage): Received {
+function receivedMessage(message: CallbackMessage, certificates: readonly SigningCertificate[]): Received {
   if (message.method === 'GET') {
-    const redirect = readRedirectMessage(message.url.search.slice(1));
+    const redirect = readRedirectMessage(message.url.search.slice(1), certificates);
     return {
       field: redirect.field,
       xml: redirect.xml,
       relayState: boundedRelayState(redirect.relayState),
-      signature: 'query',
-      query: redirect.signature,
+      querySigner: redirect.signer,
     };
   }
   const request = singleField(message.form, 'SAMLRequest');
   const response = singleField(message.form, 'SAMLResponse');
   if ((request === undefined) === (response === undefined)) throw samlRefusal('idp.logout_malformed');
   const relayState = boundedRelayState(singleField(message.form, 'RelayState'));
-  try {
-    const xml = decodePostedMessage((request ?? response) as string);
-    return { field: request !== undefined ? 'SAMLRequest' : 'SAMLResponse', xml, relayState, signature: 'enveloped' };
-  } catch {
-    throw samlRefusal('idp.logout_malformed');
-  }
+  const xml = decodePostedMessage((request ?? response) as string, LOGOUT_MESSAGE_SIZE, () =>
+    samlRefusal('idp.logout_malformed'),
+  );
+  return { field: request !== undefined ? 'SAMLRequest' : 'SAMLResponse', xml, relayState };
 }
 
 function boundedRelayState(value: string | undefined): string | undefined {

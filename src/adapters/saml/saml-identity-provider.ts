@@ -39,21 +39,26 @@ import { samlifyServiceProvider, translateSamlifyError } from './samlify-entitie
 import { samlRefusal } from './saml-refusals.js';
 import type { SchemaCheck } from './saml-schema-validation.js';
 import { reportedStatus } from './saml-status.js';
-import { attributeOf, decodePostedMessage, parseSamlXml } from './saml-xml.js';
+import { attributeOf } from './saml-xml.js';
 import { serviceProviderMetadataXml } from './service-provider-metadata.js';
 import { readSignedParts, type SignedParts } from './signed-parts.js';
 import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
 import { signedInForLogout } from './signed-in-for-logout.js';
 import { SamlSingleLogout } from './single-logout.js';
 import { namesNoRequest } from './unsolicited-response.js';
+import { postedResponseOf } from './posted-response.js';
 import { singleField } from '../single-field.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
-/** A signed response with a few dozen attributes is tens of KiB; 512 KiB leaves ample room and bounds the work. */
-export const SAML_RESPONSE_LIMIT_BYTES = 512 * 1024;
-/** A signed LogoutRequest is a few KiB. */
-export const LOGOUT_MESSAGE_LIMIT_BYTES = 64 * 1024;
+/**
+ * The largest form posted to the ACS: the base64 of a RESPONSE_SIZE response (171 KiB),
+ * with room for the form's own percent-encoding of `+`, `/` and `=` and the RelayState. The
+ * response itself is bounded again, decoded, before it is parsed (posted-response.ts).
+ */
+export const SAML_RESPONSE_LIMIT_BYTES = 256 * 1024;
+/** The largest form posted to the single logout path: the base64 of a LOGOUT_MESSAGE_SIZE message (22 KiB), with the same room. */
+export const LOGOUT_MESSAGE_LIMIT_BYTES = 32 * 1024;
 
 export interface SamlProviderOptions {
   /** How the provider is listed and routed. */
@@ -63,8 +68,10 @@ export interface SamlProviderOptions {
   acsUrl: string;
   /** Time-out of the metadata fetch. */
   timeoutMs: number;
-  /** The shared session store: assertion IDs are recorded there, so a replay fails on every instance. */
+  /** The shared session store: the logout requests we sent and await an answer to. */
   sessionStore: SessionStore;
+  /** The shared replay records: assertion and LogoutRequest IDs are recorded there, so a replay fails on every instance. */
+  replayRecords: SessionStore;
   logger: Logger;
   clock: Clock;
   /** The SAML schema check (the one samlify is given), for responses this adapter decrypts itself. */
@@ -104,7 +111,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #trust: MetadataTrust;
   readonly #singleLogout: SamlSingleLogout | undefined;
   /** The single logout path, when SingleLogout is on: LogoutRequests and LogoutResponses arrive there. */
-  readonly logout: LogoutEndpoint | undefined;
+  readonly logoutEndpoints: readonly LogoutEndpoint[] = [];
 
   constructor(options: SamlProviderOptions) {
     const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
@@ -122,7 +129,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       clockSkewMs: CLOCK_SKEW_MS,
     });
     this.#decryptionKeys = options.encryptionKeys.map((pair) => pair.privateKey);
-    this.#replay = new AssertionReplayCache(options.sessionStore);
+    this.#replay = new AssertionReplayCache(options.replayRecords);
     const metadataSigner = settings.MetadataSigningCertificate.trim();
     this.#trust = {
       idpEntityId: settings.IdpEntityId,
@@ -141,27 +148,38 @@ export class SamlIdentityProvider implements IdentityProvider {
         singleLogoutUrl: options.singleLogoutUrl,
         signingKey: options.signing.privateKey,
         store: options.sessionStore,
+        replayRecords: options.replayRecords,
         clock: options.clock,
         clockSkewMs: CLOCK_SKEW_MS,
         validateCertificates: settings.ValidateCertificates,
         validateSchema: options.validateSchema,
       });
-      this.logout = {
-        path: new URL(options.singleLogoutUrl).pathname,
-        messageMethods: ['GET', 'POST'],
-        maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
-        // Both bindings travel through the browser, which goes on to the answer.
-        channel: 'front',
-      };
+      this.logoutEndpoints = [
+        {
+          path: new URL(options.singleLogoutUrl).pathname,
+          messageMethods: ['GET', 'POST'],
+          maxBodyBytes: LOGOUT_MESSAGE_LIMIT_BYTES,
+          // Both bindings travel through the browser, which goes on to the answer.
+          channel: 'front',
+        },
+      ];
     }
     this.#metadata = new RefreshingMetadata({
       load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust),
       clock: options.clock,
-      onRefreshFailed: (error) => this.#log('metadata', error, {}),
+      onLoadFailed: (error, retryInMs) => this.#metadataFailed(error, retryInMs),
     });
     if (settings.AllowIdpInitiated) {
       this.unsolicited = {
-        isUnsolicited: (message) => namesNoRequest(message.form.get('SAMLResponse') ?? undefined),
+        isUnsolicited: (message) => {
+          let document: Document;
+          try {
+            ({ document } = postedResponseOf(message));
+          } catch {
+            return false; // unreadable: the flow's way refuses it, with its reason
+          }
+          return namesNoRequest(document);
+        },
         complete: (message) => this.#completeUnsolicited(message),
         defaultReturnUrl: settings.IdpInitiatedReturnUrl,
       };
@@ -215,9 +233,7 @@ export class SamlIdentityProvider implements IdentityProvider {
 
   reportedError(message: CallbackMessage): GatehouseError | undefined {
     try {
-      const encoded = singleField(message.form, 'SAMLResponse');
-      if (encoded === undefined) return undefined;
-      const error = reportedStatus(parseSamlXml(decodePostedMessage(encoded)).documentElement);
+      const error = reportedStatus(postedResponseOf(message).document.documentElement);
       if (error) this.#log('callback', error, {});
       return error;
     } catch {
@@ -318,10 +334,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     requestId: string | null,
     ids: Record<string, string>,
   ): Promise<ProviderIdentity> {
-    const encoded = singleField(message.form, 'SAMLResponse');
-    if (encoded === undefined) throw samlRefusal('idp.response_malformed');
-    const xml = decodePostedMessage(encoded);
-    const document = parseSamlXml(xml);
+    const { encoded, xml, document } = postedResponseOf(message);
     if (this.#decryptionKeys.length > 0 && hasEncryptedAssertion(document)) {
       return this.#completeEncrypted(xml, document, requestId, ids);
     }
@@ -425,6 +438,24 @@ export class SamlIdentityProvider implements IdentityProvider {
   #refused(stage: string, error: GatehouseError, ids: Record<string, string>): GatehouseError {
     this.#log(stage, error, ids);
     return error;
+  }
+
+  /**
+   * A failed metadata load, once per attempt (attempts are spaced: refreshing-metadata.ts):
+   * its code, its reason (written by Gatehouse, never quoting the document or the URL), and
+   * when the next attempt may start. Requests meanwhile are refused with the same error.
+   */
+  #metadataFailed(error: unknown, retryInMs: number): void {
+    this.#options.logger.warn(
+      {
+        provider: this.info.key,
+        stage: 'metadata',
+        code: isGatehouseError(error) ? error.code : 'idp.metadata_invalid',
+        ...(isGatehouseError(error) && error.safe ? { reason: error.message } : {}),
+        retryInSeconds: Math.ceil(retryInMs / 1000),
+      },
+      'SAML metadata could not be loaded',
+    );
   }
 
   #log(stage: string, error: unknown, ids: Record<string, string>): void {

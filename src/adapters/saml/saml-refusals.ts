@@ -7,6 +7,7 @@ import { GatehouseError } from '../../domain/errors.js';
  */
 const REFUSALS = {
   'idp.response_malformed': 'The sign-in response is not a well-formed SAML message.',
+  'idp.message_too_large': 'The SAML message is larger than this application reads.',
   'idp.assertion_invalid': 'The sign-in response does not have the shape of a SAML response with one assertion.',
   'idp.assertion_encrypted':
     'The identity provider encrypted the assertion or its NameID. An encrypted assertion needs Saml2:EncryptionCertificate and EncryptionKey configured here; an encrypted NameID is not supported. Or ask the identity provider to send it unencrypted (TLS protects it in transit).',

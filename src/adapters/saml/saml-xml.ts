@@ -1,21 +1,31 @@
 import { DOMParser } from '@xmldom/xmldom';
+import { base64Length, checkMessageSize, type MessageSize } from './message-size.js';
 import { samlRefusal } from './saml-refusals.js';
 
 /**
  * Decodes a POST-binding message (SAML Bindings 3.5.4: base64 of the XML, line breaks
- * allowed). Strict: characters outside the base64 alphabet, bad padding or bytes that are
- * not UTF-8 are refused, never skipped the way `Buffer.from(..., 'base64')` skips them.
+ * allowed) of at most `size` (message-size.ts): the base64 text's length is checked before
+ * it is decoded, the XML's bytes and markup before anything parses it
+ * (`idp.message_too_large`). Strict: characters outside the base64 alphabet, bad padding
+ * or bytes that are not UTF-8 are `malformed`, never skipped the way
+ * `Buffer.from(..., 'base64')` skips them.
  */
-export function decodePostedMessage(encoded: string): string {
+export function decodePostedMessage(
+  encoded: string,
+  size: MessageSize,
+  malformed: () => Error = () => samlRefusal('idp.response_malformed'),
+): string {
   const compact = encoded.replace(/[\r\n\t ]/g, '');
-  if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
-    throw samlRefusal('idp.response_malformed');
-  }
+  if (compact.length > base64Length(size.xmlBytes)) throw samlRefusal('idp.message_too_large');
+  if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw malformed();
+  let xml: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
+    xml = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
   } catch {
-    throw samlRefusal('idp.response_malformed');
+    throw malformed();
   }
+  checkMessageSize(xml, size);
+  return xml;
 }
 
 /**
@@ -63,14 +73,35 @@ export function childElements(parent: Element, namespace: string, localName: str
   return found;
 }
 
-/** Every element below `root` (itself included) with this namespace and local name. */
+/** Every element below `root` with this namespace and local name, in document order (`root` itself is not below it). */
 export function descendants(root: Element | Document, namespace: string, localName: string): Element[] {
-  return Array.from(root.getElementsByTagNameNS(namespace, localName));
+  return elementsBelow(root, (element) => element.namespaceURI === namespace && element.localName === localName);
 }
 
 /** Every element below `root` with this local name, in any namespace (or none): what a wrapping attack would hide. */
 export function descendantsByLocalName(root: Element | Document, localName: string): Element[] {
-  return Array.from(root.getElementsByTagNameNS('*', localName));
+  return elementsBelow(root, (element) => element.localName === localName);
+}
+
+/**
+ * Every element below `root` that `keep` keeps, in document order. An iterative walk over
+ * the element children alone: no nesting depth can exhaust the stack, and a document of
+ * many elements is walked about three times faster than through xmldom's
+ * `getElementsByTagNameNS` (its generic walker visits every node through callbacks), which
+ * matters for what is walked before a signature is checked.
+ */
+export function elementsBelow(root: Element | Document, keep: (element: Element) => boolean): Element[] {
+  const found: Element[] = [];
+  const pending: Element[] = [];
+  const pushChildren = (parent: Node) => {
+    for (let child = parent.lastChild; child; child = child.previousSibling) if (isElement(child)) pending.push(child);
+  };
+  pushChildren(root);
+  for (let element = pending.pop(); element; element = pending.pop()) {
+    if (keep(element)) found.push(element);
+    pushChildren(element);
+  }
+  return found;
 }
 
 /** The attribute's value, or undefined when absent (xmldom answers "" for a missing attribute). */

@@ -137,6 +137,7 @@ export const saml2 = provider<Saml2Settings>({
       acsUrl: new URL(context.info.callbackPath, context.publicOrigin).href,
       timeoutMs: context.timeoutMs,
       sessionStore: context.sessionStore,
+      replayRecords: context.replayRecords,
       logger: context.logger,
       clock: context.clock,
       validateSchema,

@@ -24,8 +24,10 @@ export interface SingleLogoutOptions {
   /** Our single logout URL (publicOrigin + SingleLogoutPath): the Destination of what we receive. */
   singleLogoutUrl: string;
   signingKey: KeyObject;
-  /** The shared session store: request IDs used, requests outstanding. */
+  /** The shared session store: requests outstanding. */
   store: SessionStore;
+  /** The shared replay records: request IDs used. */
+  replayRecords: SessionStore;
   clock: Clock;
   clockSkewMs: number;
   validateCertificates: boolean;
@@ -71,7 +73,7 @@ export class SamlSingleLogout {
     }
     // Last, so that only a request that passed every check is spent.
     const ttl = Math.max(received.acceptableUntil - now, 60_000);
-    if (!(await store.create(usedKey(metadata.entityId, received.id), {}, ttl))) {
+    if (!(await this.#options.replayRecords.create(usedKey(metadata.entityId, received.id), {}, ttl))) {
       throw samlRefusal('idp.logout_replayed');
     }
     const logoutKeys =

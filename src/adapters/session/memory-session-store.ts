@@ -1,5 +1,6 @@
 import type { Clock } from '../../application/ports/clock.js';
 import type { SessionStore, StoredRecord } from '../../application/ports/session-store.js';
+import { GatehouseError } from '../../domain/errors.js';
 import { decodeRecord, encodeRecord } from './record-json.js';
 import { checkTimeToLive } from './time-to-live.js';
 
@@ -17,11 +18,26 @@ interface Entry {
 const SWEEP_STEPS_PER_WRITE = 4;
 
 /**
+ * For a store whose records must not be forgotten before they expire (replay records): a
+ * new record past `maxEntries` is refused instead of evicting an older one.
+ */
+export interface RefuseWhenFull {
+  /** The setting that bounds the store, named in the log line. */
+  setting: string;
+  logger: { warn(fields: object, msg: string): void };
+}
+
+/**
  * Sessions in this process only: for development, tests and single-instance hosting.
  * Bounded twice over: at most `maxEntries` records (the least recently used is evicted
  * first) and each record only until its time-to-live ends. No timer runs: an expired
  * entry is invisible from that moment, removed when it is next looked up, and a few
  * entries are swept on every write, so nothing keeps the process alive.
+ *
+ * With `refuseWhenFull` nothing is ever evicted: once `maxEntries` live records are held,
+ * a write of a new key fails with `session.store_full` (503, with the time until the
+ * soonest record expires) and changes nothing, logged once per episode. A replay record
+ * forgotten early would let a used message be used again; a refusal fails closed.
  */
 export class MemorySessionStore implements SessionStore {
   // A Map iterates in insertion order; re-inserting an entry when it moves to the newest
@@ -39,13 +55,20 @@ export class MemorySessionStore implements SessionStore {
   private evictCursor: Iterator<string> | undefined;
   // Moves to the newest end so far: an entry's position is this counter when it last moved.
   private moves = 0;
+  private readonly refuseWhenFull: RefuseWhenFull | undefined;
+  // With refuseWhenFull, full: no record expires before this time (at most the soonest
+  // expiry seen by the last full scan, or of any record written since), so a refusal
+  // before it needs no scan; and whether this episode of refusals has been logged.
+  private fullUntil = 0;
+  private fullReported = false;
 
-  constructor(options: { maxEntries: number; clock: Clock }) {
+  constructor(options: { maxEntries: number; clock: Clock; refuseWhenFull?: RefuseWhenFull }) {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1) {
       throw new RangeError(`maxEntries must be a positive integer, not ${options.maxEntries}.`);
     }
     this.maxEntries = options.maxEntries;
     this.clock = options.clock;
+    this.refuseWhenFull = options.refuseWhenFull;
   }
 
   async get(key: string): Promise<StoredRecord | undefined> {
@@ -163,6 +186,7 @@ export class MemorySessionStore implements SessionStore {
   private insert(key: string, json: string, expiresAt: number): void {
     const existing = this.entries.get(key);
     if (existing === undefined) {
+      if (this.refuseWhenFull) this.makeRoom(this.refuseWhenFull, expiresAt);
       this.entries.set(compactCopy(key), { json, expiresAt, position: ++this.moves });
       this.evictOverflow();
     } else {
@@ -184,6 +208,38 @@ export class MemorySessionStore implements SessionStore {
     this.entries.delete(key);
     entry.position = ++this.moves;
     this.entries.set(key, entry);
+  }
+
+  /**
+   * Room for one more record (ending at `expiresAt`) in a store that must not forget, or
+   * a refusal. A full store is scanned whole for expired records at most once until the
+   * soonest of its records expires: a burst of refusals costs no scan each.
+   */
+  private makeRoom(refusal: RefuseWhenFull, expiresAt: number): void {
+    const now = this.clock.now();
+    if (this.entries.size >= this.maxEntries && now >= this.fullUntil) {
+      let soonest = Number.POSITIVE_INFINITY;
+      for (const [key, entry] of this.entries) {
+        if (entry.expiresAt <= now) this.entries.delete(key);
+        else soonest = Math.min(soonest, entry.expiresAt);
+      }
+      this.fullUntil = soonest;
+    }
+    if (this.entries.size < this.maxEntries) {
+      this.fullUntil = Math.min(this.fullUntil, expiresAt);
+      this.fullReported = false;
+      return;
+    }
+    if (!this.fullReported) {
+      this.fullReported = true;
+      refusal.logger.warn(
+        { setting: refusal.setting, max: this.maxEntries },
+        'A store of records that must not be forgotten early is full: what needs a new one is refused (503) until the soonest expires. Raise the setting if this is ordinary traffic.',
+      );
+    }
+    throw new GatehouseError('session.store_full', 'Too many records are kept at once; try again later.', {
+      retryAfterMs: Math.max(1, this.fullUntil - now),
+    });
   }
 
   private evictOverflow(): void {

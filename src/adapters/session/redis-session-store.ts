@@ -15,9 +15,10 @@ export interface RedisSessionStoreOptions {
   /** One server, a cluster or a Sentinel-watched primary, and its credentials: secrets, never logged. */
   connection: RedisConnection;
   /**
-   * Creates, takes and removals succeed only once a replica has them (WAIT), so that a
-   * failover cannot bring back a logged-out session or a used single-use record, nor
-   * lose a sign-in it confirmed. For a primary that has replicas (Cluster, Sentinel).
+   * Creates, takes, removals and index entries succeed only once a replica has them
+   * (WAIT), so that a failover cannot bring back a logged-out session or a used
+   * single-use record, nor lose a sign-in it confirmed or the index entries its ending
+   * needs. For a primary that has replicas (Cluster, Sentinel).
    */
   waitForReplica: boolean;
   /** Prepended to every key, so several applications can share one Redis. */
@@ -79,8 +80,10 @@ return 1`;
  * piling onto the one a shared tag would pick (the startup rules refuse a `{` in the key
  * prefix in Cluster mode for the same reason). What a sign-in writes to several keys is
  * ordered instead, each write confirmed by a replica (`waitForReplica`) before the next:
- * the sign-in record before the session that points to it, so no failover leaves a
- * session pointing to a missing sign-in. The one command sent beside another is WAIT,
+ * the sign-in record before the session that points to it, and each index entry
+ * (`sessions-of:`, `sessions-by-logout:`) confirmed on the primary that holds it, so no
+ * failover leaves a session pointing to a missing sign-in, nor a session that no ending
+ * (sign out everywhere, a provider's logout) can find. The one command sent beside another is WAIT,
  * which names no key: it goes in a pipeline with the write it confirms, so it reaches that
  * write's primary on the same connection.
  */
@@ -134,6 +137,38 @@ export class RedisSessionStore implements SessionStore {
     // The `error` listener has logged the cause's code already.
     if (!connected)
       this.logger.warn({}, 'The Redis session store is not reachable at start; retrying in the background.');
+    else await this.checkEvictionPolicy();
+  }
+
+  /**
+   * Warns, once at connection, when Redis may evict keys before they expire: replay
+   * records and index entries must live their whole time-to-live, and every key here has
+   * one, so only `noeviction` keeps them (docs/operations.md). Read from INFO, on every
+   * primary of a cluster; a user denied INFO gets a line saying nothing was checked.
+   * Never throws, and never fails readiness.
+   */
+  private async checkEvictionPolicy(): Promise<void> {
+    const primaries = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];
+    const policies = await Promise.all(
+      primaries.map((node) =>
+        node.info('memory').then(
+          (info) => /^maxmemory_policy:(\S+)/m.exec(info)?.[1],
+          () => undefined,
+        ),
+      ),
+    );
+    const evicting = [...new Set(policies.filter((policy) => policy !== undefined && policy !== 'noeviction'))];
+    if (evicting.length > 0) {
+      this.logger.warn(
+        { maxmemoryPolicy: evicting.join(',') },
+        'Redis may evict keys before they expire: a replay record or an index entry evicted early lets a used message be used again, or leaves a session no logout finds. Set maxmemory-policy noeviction.',
+      );
+    } else if (policies.includes(undefined)) {
+      this.logger.warn(
+        {},
+        'Could not read maxmemory-policy from Redis (INFO denied or unanswered): make sure it is noeviction.',
+      );
+    }
   }
 
   async get(key: string): Promise<StoredRecord | undefined> {
@@ -177,16 +212,22 @@ export class RedisSessionStore implements SessionStore {
     return { count: reply[0], resetsInMs: reply[1] };
   }
 
+  // Confirmed like a create: an ending finds a session through its indexes only (sign out
+  // everywhere, a provider's logout), so an entry a failover lost would leave a session
+  // nothing can end. In a cluster an index lives on its own primary, which the session's
+  // confirmation does not reach: each entry is confirmed where it is written.
   async addToIndex(key: string, member: string, expiresAt: number): Promise<void> {
     const now = Date.now();
     if (!(expiresAt > now)) return;
-    await this.run(() => this.redis.eval(ADD_TO_INDEX, 1, this.keyPrefix + key, expiresAt, member, now));
+    await this.confirmed('EVAL', ADD_TO_INDEX, 1, this.keyPrefix + key, expiresAt, member, now);
   }
 
   async indexMembers(key: string): Promise<string[]> {
     return this.run(() => this.redis.zrangebyscore(this.keyPrefix + key, `(${Date.now()}`, '+inf'));
   }
 
+  // Not confirmed: a removal a failover lost leaves a handle whose session record was taken
+  // (a confirmed write), which a listing skips and the next ending drops.
   async removeFromIndex(key: string, member: string): Promise<void> {
     await this.run(() => this.redis.zrem(this.keyPrefix + key, member));
   }
@@ -236,7 +277,10 @@ export class RedisSessionStore implements SessionStore {
    * the replica that has received the most, so a confirmed write survives the failover of
    * its primary.
    */
-  private async confirmed(command: 'SET' | 'DEL' | 'GETDEL', ...args: Array<string | number>): Promise<unknown> {
+  private async confirmed(
+    command: 'SET' | 'DEL' | 'GETDEL' | 'EVAL',
+    ...args: Array<string | number>
+  ): Promise<unknown> {
     if (!this.waitForReplica) return this.run(() => this.redis.call(command, ...args));
     const send = () =>
       this.run(() =>

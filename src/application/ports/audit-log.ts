@@ -1,14 +1,17 @@
 import type { ProviderKey } from '../../domain/settings/settings.js';
 
 /** The fixed vocabulary of audit events. */
-export type AuditEventType =
-  | 'signin.succeeded'
-  | 'signin.failed'
-  | 'signin.rate_limited'
-  | 'signout'
-  | 'sessions.ended'
-  | 'access.denied'
-  | 'tokens.refresh_failed';
+export const AUDIT_EVENT_TYPES = [
+  'signin.succeeded',
+  'signin.failed',
+  'signin.rate_limited',
+  'signout',
+  'sessions.ended',
+  'access.denied',
+  'tokens.refresh_failed',
+] as const;
+
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
 /** Who ended a session. */
 export type SignOutActor = 'user' | 'provider' | 'administrator' | 'system';

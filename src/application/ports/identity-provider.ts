@@ -113,22 +113,36 @@ export interface UnsolicitedSignIns {
 }
 
 /**
- * Where a provider's logout messages arrive (OpenID Connect back-channel logout, SAML
- * Single Logout): owned by the authentication middleware, like the callback.
+ * Where a provider's logout messages arrive (OpenID Connect back- and front-channel
+ * logout, SAML Single Logout): owned by the authentication middleware, like the callback.
  */
-export interface LogoutEndpoint {
+export type LogoutEndpoint = {
   path: string;
   messageMethods: readonly ('GET' | 'POST')[];
   /** The largest POSTed message accepted, in bytes; a larger one is refused (413) before it is read. */
   maxBodyBytes: number;
-  /**
-   * How the provider is answered. `back`: its server calls ours (OpenID Connect
-   * back-channel logout), answered 200 with an empty body, or problem details, never
-   * cached. `front`: the message comes through the user's browser (SAML Single Logout),
-   * which is redirected on, to the provider's answer or to the signed-out login page.
-   */
-  channel: 'back' | 'front';
-}
+} & (
+  | {
+      /**
+       * How the provider is answered. `back`: its server calls ours (OpenID Connect
+       * back-channel logout), answered 200 with an empty body, or problem details, never
+       * cached. `front`: the message comes through the user's browser (SAML Single Logout),
+       * which is redirected on, to the provider's answer or to the signed-out login page.
+       */
+      channel: 'back' | 'front';
+    }
+  | {
+      /**
+       * `frame`: the message comes through the user's browser as the address of an iframe
+       * in the provider's own page (OpenID Connect Front-Channel Logout), most often without
+       * our cookies (a third-party frame): answered with a small page, never cached, that
+       * only `framedBy` may frame.
+       */
+      channel: 'frame';
+      /** The one origin allowed to frame the answer (CSP `frame-ancestors`): the provider's. */
+      framedBy: string;
+    }
+);
 
 /** What a verified logout message asks of the application. */
 export type ProviderLogout =
@@ -138,13 +152,18 @@ export type ProviderLogout =
    * sessions that ended, remembered for a while so that a sign-in of one of them completing
    * later is refused (they are logout keys too: a sign-in lists its session under them).
    * On the front channel the browser then goes to `replyUrl` (the provider's answer), or to
-   * the signed-out login page when there is none; the back channel has none.
+   * the signed-out login page when there is none; the back channel and a frame have none.
+   * `unauthenticated` is true for a message that proves nothing of where it came from and
+   * names sessions only by a secret value it carries (OpenID Connect Front-Channel Logout's
+   * `sid`): anyone can send one, so it ends what it names and leaves no record of a request
+   * that named nothing here; it names no `endedSessions` (nothing is written for it).
    */
   | {
       kind: 'request';
       logoutKeys: readonly string[];
       endedSessions: readonly string[];
       replyUrl: string | undefined;
+      unauthenticated?: boolean;
     }
   /**
    * The provider's answer to a logout this application started (front channel): the
@@ -195,18 +214,18 @@ export interface IdentityProvider {
    */
   refreshSession?(record: ProviderSessionRecord): Promise<ProviderSession>;
   /**
-   * The provider's logout path, when it sends logout messages (OpenID Connect back-channel
-   * logout, SAML Single Logout).
+   * The provider's logout paths, when it sends logout messages (OpenID Connect back- and
+   * front-channel logout, SAML Single Logout): one per channel it uses.
    */
-  readonly logout?: LogoutEndpoint | undefined;
+  readonly logoutEndpoints?: readonly LogoutEndpoint[];
   /**
-   * Verifies a logout message that arrived at the logout path, as it arrived, whole
-   * (signature, issuer, audience or destination, times, shape), and uses it up: a message
-   * is accepted once, across instances. A message that fails any check throws an `idp.*`
-   * GatehouseError and changes nothing; an unreachable provider `idp.unreachable` /
-   * `idp.timeout`.
+   * Verifies a logout message that arrived at one of the logout paths (`endpoint`), as it
+   * arrived, whole (signature, issuer, audience or destination, times, shape), and uses it
+   * up: a signed message is accepted once, across instances. A message that fails any
+   * check throws an `idp.*` GatehouseError and changes nothing; an unreachable provider
+   * `idp.unreachable` / `idp.timeout`.
    */
-  receiveLogout?(message: CallbackMessage): Promise<ProviderLogout>;
+  receiveLogout?(message: CallbackMessage, endpoint: LogoutEndpoint): Promise<ProviderLogout>;
   /** Where to send the browser to end the provider session too (RP-initiated logout), if supported and enabled. */
   signOutUrl?(record: ProviderSessionRecord | undefined): Promise<string | undefined>;
   /** The origin sign-out sends the browser's logout form to, when it does (the page's CSP `form-action` must allow it). */

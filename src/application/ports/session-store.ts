@@ -12,7 +12,9 @@ export type StoredRecord = Record<string, unknown>;
  * never brought back by another request that loaded it earlier, and carries a
  * time-to-live in milliseconds; one that is not positive and finite is a bug and rejects
  * with a `RangeError`. An unreachable store fails fast with the error code
- * `session.store_unavailable`: it never hangs a request and never silently forgets.
+ * `session.store_unavailable`: it never hangs a request and never silently forgets. A
+ * store of records that must not be forgotten early (`ReplayRecordStoreToken`) that is
+ * full refuses a new record with `session.store_full` rather than evict one.
  */
 export interface SessionStore {
   /** A fresh copy of the record, or `undefined` if it never existed, was removed or expired. */
@@ -48,8 +50,18 @@ export interface SessionStore {
   removeFromIndex(key: string, member: string): Promise<void>;
 }
 
-/** Signed-in state: sessions, sign-in records, provider sessions, refresh claims, replay records. */
+/** Signed-in state: sessions, sign-in records, provider sessions, the indexes of sessions, refresh claims. */
 export const SessionStoreToken = Symbol('SessionStore');
+
+/**
+ * Records that exist for security and must outlive any burst of traffic: the messages used
+ * once (SAML assertion IDs, OpenID Connect logout token `jti`s, SAML LogoutRequest IDs) and
+ * the provider sessions a provider's logout ended. Kept apart in memory (its own bound,
+ * `MaxReplayRecords`, and a refusal rather than an eviction when full), so that sign-ins
+ * can never push one out before it expires and let a used message be used again; on
+ * Redis, the same server as the sessions.
+ */
+export const ReplayRecordStoreToken = Symbol('ReplayRecordStore');
 
 /**
  * Pre-sign-in state: pending sign-in flows and the per-client challenge counts. Kept

@@ -2,7 +2,7 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeHexLowerCase } from '@oslojs/encoding';
 import { inject, injectable } from 'tsyringe';
 import type { ProviderKey } from '../../domain/settings/settings.js';
-import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
+import { ReplayRecordStoreToken, type SessionStore } from '../ports/session-store.js';
 import { FLOW_LIFETIME_MS } from './flow-records.js';
 
 /**
@@ -20,11 +20,12 @@ export const ENDED_SESSION_MEMORY_MS = Math.max(FLOW_LIFETIME_MS + 60_000, 20 * 
  * issued before the provider ended the session, its callback late) must not establish a
  * session that no later logout would end. The logout marks first and then ends the listed
  * sessions; a sign-in lists its session first and then looks for the mark: whichever
- * comes second sees the other, on any instance.
+ * comes second sees the other, on any instance. Marks live with the replay records, which
+ * no traffic evicts: a mark pushed out early would let the late sign-in through.
  */
 @injectable()
 export class EndedProviderSessions {
-  constructor(@inject(SessionStoreToken) private readonly store: SessionStore) {}
+  constructor(@inject(ReplayRecordStoreToken) private readonly store: SessionStore) {}
 
   /** Marks the provider session named by this logout key (`ProviderIdentity.logoutKeys`) as ended. */
   async mark(provider: ProviderKey, logoutKey: string): Promise<void> {

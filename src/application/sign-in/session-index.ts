@@ -16,16 +16,16 @@ export class SessionIndex {
   constructor(@inject(SessionStoreToken) private readonly store: SessionStore) {}
 
   add(provider: ProviderKey, subject: string, handle: string, endsAt: number): Promise<void> {
-    return this.store.addToIndex(key(provider, subject), handle, endsAt);
+    return this.store.addToIndex(userIndexKey(provider, subject), handle, endsAt);
   }
 
   /** The handles of the user's sessions, the soonest ending first. */
   sessionsOf(provider: ProviderKey, subject: string): Promise<string[]> {
-    return this.store.indexMembers(key(provider, subject));
+    return this.store.indexMembers(userIndexKey(provider, subject));
   }
 
   remove(provider: ProviderKey, subject: string, handle: string): Promise<void> {
-    return this.store.removeFromIndex(key(provider, subject), handle);
+    return this.store.removeFromIndex(userIndexKey(provider, subject), handle);
   }
 
   /**
@@ -47,13 +47,18 @@ export class SessionIndex {
   }
 }
 
-/** Hashed like the user's index: a NameID is a user identifier, and key names carry none. */
-function logoutIndexKey(provider: ProviderKey, logoutKey: string): string {
+/**
+ * The store key of the index of a provider's logout key. Hashed like the user's index: a
+ * NameID is a user identifier, and key names carry none. Exported, as the user's is, for
+ * whoever must know where an index lives (an operator's script, the failover suite).
+ */
+export function logoutIndexKey(provider: ProviderKey, logoutKey: string): string {
   const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${logoutKey}`)));
   return `sessions-by-logout:${hash.slice(0, 40)}`;
 }
 
-function key(provider: ProviderKey, subject: string): string {
+/** The store key of a user's index: a hash of provider and subject. */
+export function userIndexKey(provider: ProviderKey, subject: string): string {
   const hash = encodeHexLowerCase(sha256(new TextEncoder().encode(`${provider}\n${subject}`)));
   return `sessions-of:${hash.slice(0, 40)}`;
 }

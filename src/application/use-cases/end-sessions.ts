@@ -13,8 +13,12 @@ export type SessionSelector =
   | { session: string }
   /** Every session of a user at a provider, but the one named by `except`. */
   | { provider: ProviderKey; subject: string; except?: string }
-  /** The sessions a provider's logout message names (SAML: the NameID, or NameID and SessionIndex). */
-  | { provider: ProviderKey; logoutKeys: readonly string[] };
+  /**
+   * The sessions a provider's logout message names (SAML: the NameID, or NameID and
+   * SessionIndex). `silentWhenNone`: no `sessions.ended` record when none ended (a message
+   * anyone can send, naming nothing here, leaves no trace to flood the audit trail with).
+   */
+  | { provider: ProviderKey; logoutKeys: readonly string[]; silentWhenNone?: boolean };
 
 /** Why, and by whom: recorded in the audit trail. */
 export interface EndingReason {
@@ -59,7 +63,7 @@ export class EndSessions {
       }
       return ended ? 1 : 0;
     }
-    if ('logoutKeys' in selector) return this.endByLogoutKeys(selector.provider, selector.logoutKeys, reason);
+    if ('logoutKeys' in selector) return this.endByLogoutKeys(selector, reason);
     const handles = await this.index.sessionsOf(selector.provider, selector.subject);
     let count = 0;
     for (const handle of handles) {
@@ -85,8 +89,7 @@ export class EndSessions {
    * provider named sessions that had ended already, or never existed here).
    */
   private async endByLogoutKeys(
-    provider: ProviderKey,
-    logoutKeys: readonly string[],
+    { provider, logoutKeys, silentWhenNone }: Extract<SessionSelector, { logoutKeys: readonly string[] }>,
     reason: EndingReason,
   ): Promise<number> {
     let count = 0;
@@ -107,6 +110,7 @@ export class EndSessions {
         });
       }
     }
+    if (count === 0 && silentWhenNone) return 0;
     this.audit.record({
       type: 'sessions.ended',
       by: reason.by,

@@ -211,7 +211,7 @@ function checkSession(settings: ProjectTemplateSettings, environment: Environmen
       ),
     );
   }
-  for (const name of ['MaxSessions', 'MaxPendingSignIns', 'PendingSignInsPerClient'] as const) {
+  for (const name of ['MaxSessions', 'MaxPendingSignIns', 'MaxReplayRecords', 'PendingSignInsPerClient'] as const) {
     if (!(Number.isInteger(session[name]) && session[name] >= 1))
       problems.push(error(keyOf('Session', name), 'must be a whole number of at least 1'));
   }

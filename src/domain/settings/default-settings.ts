@@ -48,6 +48,7 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       AbsoluteLifetime: 8 * 60 * 60,
       MaxSessions: 100_000,
       MaxPendingSignIns: 10_000,
+      MaxReplayRecords: 100_000,
       PendingSignInsPerClient: 30,
       Keys: [],
     },

@@ -109,6 +109,8 @@ export interface SessionSettings {
   MaxSessions: number;
   /** Memory store only: pending sign-ins (and per-client counts) kept, apart from signed-in sessions. */
   MaxPendingSignIns: number;
+  /** Memory store only: replay records (used messages, ended provider sessions) kept; past it, what needs one is refused. */
+  MaxReplayRecords: number;
   /** Sign-ins one client address may start per flow lifetime (15 minutes); past it, 429. */
   PendingSignInsPerClient: number;
   /** Cookie signing keys; empty means unsigned (the cookie is an unguessable 256-bit token). */

@@ -22,6 +22,7 @@ const ALLOWED = new Set([
   'client',
   'provider',
   'subject',
+  'subjectSha256',
   'session',
   'code',
   'by',

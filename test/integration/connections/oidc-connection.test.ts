@@ -30,6 +30,8 @@ async function start(domains: string[], extra: Record<string, string> = {}) {
     [`${CONNECTION('Globex')}Authority`]: provider.issuer,
     [`${CONNECTION('Globex')}ClientId`]: 'globex-client',
     [`${CONNECTION('Globex')}ClientSecret`]: SECRET,
+    // Not pushed, so that the authorization request's login_hint can be read from the redirect.
+    [`${CONNECTION('Globex')}UsePushedAuthorization`]: 'false',
     ...Object.fromEntries(domains.map((domain, index) => [`${CONNECTION('Globex')}Domains__${index}`, domain])),
     ...extra,
   };

@@ -2,15 +2,9 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { signingKey, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { claimsOf, signLogoutToken } from '../../support/logout-tokens.js';
-import {
-  freePort,
-  startIdentityProvider,
-  startOidcApp,
-  storedTokens,
-  TestBrowser,
-  type OidcApp,
-} from '../../support/oidc-app.js';
+import { storedTokens, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
 import { signOutAtProvider } from '../../support/oidc-provider-logout.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../../support/two-instances.js';
 
 const redisUrl = process.env.REDIS_URL ?? '';
 const PATH = '/backchannel-logout-oidc';
@@ -20,31 +14,19 @@ else
   describe('OpenID Connect back-channel logout: two instances sharing one Redis (real oidc-provider)', function () {
     this.timeout(30_000);
     const providerKey = signingKey();
+    let instances: TwoInstances;
     let idp: DemoIdentityProvider;
     let a: OidcApp;
-    let b: OidcApp;
     let bUrl: string;
 
     before(async () => {
-      const [portA, portB] = [await freePort(), await freePort()];
-      const publicOrigin = `http://127.0.0.1:${portA}`;
       // The provider's back-channel URI is A's (the public origin): B learns of the logout through the store only.
-      idp = await startIdentityProvider([publicOrigin], providerKey);
-      const shared = {
-        ProjectTemplate__Session__Store: 'Redis',
-        ProjectTemplate__Session__Redis__Url: redisUrl,
-        ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
-        ProjectTemplate__Hosting__PublicOrigin: publicOrigin,
-      };
-      a = await startOidcApp(idp.issuer, portA, shared);
-      b = await startOidcApp(idp.issuer, portB, shared);
-      bUrl = `http://127.0.0.1:${portB}`;
+      instances = await startTwoInstancesOnRedis(redisUrl, `gatehouse-test:${randomUUID()}:`, {
+        signingKey: providerKey,
+      });
+      ({ idp, a, bUrl } = instances);
     });
-    after(async () => {
-      await a.close();
-      await b.close();
-      await idp.close();
-    });
+    after(() => instances.close());
 
     const statusOn = async (url: string, cookie: string) =>
       (await fetch(`${url}/api/app-info`, { headers: { cookie, accept: 'application/json' } })).status;

@@ -12,6 +12,7 @@ import {
   type OidcApp,
 } from '../../support/oidc-app.js';
 import { signOutAtProvider } from '../../support/oidc-provider-logout.js';
+import { auditEventsSince, expectEndedByProvider } from '../../support/provider-logout-audit.js';
 import {
   BACKCHANNEL_EVENT,
   claimsOf,
@@ -53,11 +54,7 @@ describe('OpenID Connect back-channel logout through the app (real oidc-provider
     });
   const statusOf = async (browser: TestBrowser) =>
     (await browser.get(`${app.url}/api/app-info`, { accept: 'application/json' })).status;
-  const auditLines = (from: number) =>
-    app.logs
-      .slice(from)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.audit === true);
+  const auditLines = (from: number) => auditEventsSince(app, from);
   /** The `sid` the provider gave this browser's sign-in, read from its kept ID token. */
   const sidOf = async (browser: TestBrowser) => {
     const kept = await storedTokens(app, browser);
@@ -85,19 +82,7 @@ describe('OpenID Connect back-channel logout through the app (real oidc-provider
       undefined,
     );
     expect(await statusOf(other), "another user's session stays").to.equal(200);
-    const lines = auditLines(from);
-    const signout = lines.find((line) => line.event === 'signout');
-    expect(signout).to.include({
-      by: 'provider',
-      cause: 'provider_logout',
-      provider: 'OpenIdConnect',
-      subject: 'admin',
-    });
-    expect(lines.find((line) => line.event === 'sessions.ended')).to.include({
-      by: 'provider',
-      cause: 'provider_logout',
-      count: 1,
-    });
+    expectEndedByProvider(auditLines(from), 'admin');
   });
 
   it('with a sid ends exactly the sign-ins of that provider session; without one, every session of the user there', async () => {

@@ -64,6 +64,11 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     Authority: authority,
     ClientId: CLIENT_ID,
     ClientSecret: SENTINEL_SECRET,
+    ClientAuthentication: 'client_secret_basic',
+    ClientCertificate: '',
+    ClientKey: '',
+    ClientAssertionAudience: 'issuer',
+    UsePushedAuthorization: true,
     CallbackPath: '/signin-oidc',
     ResponseType: 'code',
     ResponseMode: 'query',
@@ -72,6 +77,7 @@ function oidcSettings(authority: string, overrides: Partial<OpenIdConnectSetting
     SignOutAtProvider: true,
     BackchannelLogoutPath: '/backchannel-logout-oidc',
     BackchannelLogoutAcceptJwtTyp: false,
+    FrontchannelLogoutPath: '/frontchannel-logout-oidc',
     ...overrides,
   };
 }
@@ -90,6 +96,7 @@ function oidcProvider(
     logger,
     clock: new SystemClock(),
     sessionStore: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
+    replayRecords: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
     rootDir: process.cwd(),
   });
 }
@@ -179,7 +186,8 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
     expect(claims['permissions']).to.deep.equal([]);
   });
 
-  it('sends PKCE S256, state and nonce in the authorization request', async () => {
+  it('sends PKCE S256, state and nonce in the authorization request (in the URL when requests are not pushed)', async () => {
+    const provider = oidcProvider(idp.issuer, 5000, { UsePushedAuthorization: false });
     const start = await provider.beginChallenge();
     const url = new URL(start.redirectUrl);
     const { state, nonce, codeVerifier } = start.secrets;
@@ -285,12 +293,16 @@ describe('OidcIdentityProvider against a real OpenID provider (oidc-provider)', 
       displayName: 'OpenID Connect',
       callbackPath: '/signin-oidc',
     });
-    expect(provider.logout).to.deep.equal({
-      path: '/backchannel-logout-oidc',
-      messageMethods: ['POST'],
-      maxBodyBytes: 16 * 1024,
-      channel: 'back',
-    });
+    expect(provider.logoutEndpoints).to.deep.equal([
+      { path: '/backchannel-logout-oidc', messageMethods: ['POST'], maxBodyBytes: 16 * 1024, channel: 'back' },
+      {
+        path: '/frontchannel-logout-oidc',
+        messageMethods: ['GET'],
+        maxBodyBytes: 0,
+        channel: 'frame',
+        framedBy: new URL(idp.issuer).origin,
+      },
+    ]);
   });
 });
 

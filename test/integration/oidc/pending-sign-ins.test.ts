@@ -25,6 +25,9 @@ describe('pending sign-ins: bounded apart from signed-in users, and limited per 
       ProjectTemplate__Session__PendingSignInsPerClient: '5',
       // The limit is per client address; behind the trusted proxy, each flood request comes from its own.
       ProjectTemplate__Hosting__TrustProxy: 'true',
+      // The flood test finds each flow by the state in the authorization URL: not pushed
+      // (RFC 9126), where it stays at the provider. Pushed requests: pushed-authorization.test.ts.
+      ProjectTemplate__Authentication__Providers__OpenIdConnect__UsePushedAuthorization: 'false',
     });
   });
   after(async () => {

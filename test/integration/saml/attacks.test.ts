@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { DIGEST_SHA1, RSA_SHA1, SAML_ASSERTION } from '../../../scripts/saml/saml-response.js';
+import { RESPONSE_SIZE } from '../../../src/adapters/saml/message-size.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider, type AnswerOptions } from '../../support/saml-identity-provider.js';
@@ -262,15 +263,25 @@ describe('SAML2 attack catalogue: every forged, replayed or misdirected response
       await expectRefused(response, 'idp.response_malformed');
     });
 
-    it('a body over 512 KiB: 413 before it is read, the flow untouched', async () => {
+    it('a body over 256 KiB: 413 before it is read, the flow untouched', async () => {
       const browser = new SamlBrowser();
       const request = await browser.challenge(app);
-      const huge = 'A'.repeat(600 * 1024);
+      const huge = 'A'.repeat(256 * 1024);
       const response = await browser.post(app.acsUrl, { SAMLResponse: huge, RelayState: request.relayState ?? '' });
       expect(response.status).to.equal(413);
       expect(await response.text()).to.contain('<code>request.too_large</code>');
       // The flow was not taken: the real answer still signs the browser in.
       expect((await browser.post(app.acsUrl, idp.answer(request, SP_ENTITY_ID))).status).to.equal(302);
+    });
+
+    it(`a genuine answer padded past ${RESPONSE_SIZE.xmlBytes / 1024} KiB of XML (a comment before its root) is not parsed: 413 idp.message_too_large`, async () => {
+      const pad = (bytes: number) => (xml: string) => `<!--${'x'.repeat(bytes - xml.length - 7)}-->${xml}`;
+      await expectRefused(
+        (await attempt({ tamper: pad(RESPONSE_SIZE.xmlBytes + 1) })).response,
+        'idp.message_too_large',
+        413,
+      );
+      expect((await attempt({ tamper: pad(RESPONSE_SIZE.xmlBytes) })).response.status, 'at the bound').to.equal(302);
     });
 
     it('a status other than Success: idp.provider_error naming only SAML status codes', async () => {

@@ -1,17 +1,10 @@
 import { expect } from 'chai';
 import type { ContentAlgorithm, KeyTransportAlgorithm } from '../../../scripts/saml/assertion-encryption.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { encryptionSettings, SamlBrowser, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import { encryptionSettings, expectCode, SamlBrowser, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 
 const SAML2 = 'ProjectTemplate__Authentication__Providers__Saml2__';
-
-async function expectCode(response: Response, status: number, code: string): Promise<string> {
-  const body = await response.text();
-  expect(response.status, body.slice(0, 300)).to.equal(status);
-  expect(body).to.contain(`<code>${code}</code>`);
-  return body;
-}
 
 /** The certificate bodies of the metadata's encryption KeyDescriptors, in order. */
 function encryptionCertificates(metadata: string): string[] {

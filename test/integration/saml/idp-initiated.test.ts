@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { RESPONSE_SIZE } from '../../../src/adapters/saml/message-size.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
 import { continuationOf } from '../../support/deliver-answer.js';
-import { SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
+import { encryptionSettings, SamlBrowser, SP_ENTITY_ID, startSamlApp, type SamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider, type AnswerOptions } from '../../support/saml-identity-provider.js';
 
 const LANDING = '/api/app-info';
@@ -123,6 +124,51 @@ describe('SAML2 IdP-initiated sign-in (AllowIdpInitiated)', function () {
     expect((await deliver(new SamlBrowser(), allowed, form)).status).to.equal(302);
     const again = new SamlBrowser();
     await expectRefused(await deliver(again, allowed, form), 'idp.assertion_replayed', again, allowed);
+  });
+
+  it('encrypted (an encryption key configured): a captured response signs in once; in a second browser, idp.assertion_replayed', async () => {
+    const spKey = makeSigningCredential({ commonName: 'gatehouse-sp-encryption' });
+    const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
+    const encrypted = await startSamlApp(idp, {
+      ...encryptionSettings(spKey),
+      [`${saml}AllowIdpInitiated`]: 'true',
+      [`${saml}IdpInitiatedReturnUrl`]: LANDING,
+    });
+    try {
+      const form = unsolicited({ encrypt: { certificatePem: spKey.certificatePem } }, undefined, encrypted);
+      expect(Buffer.from(form.SAMLResponse ?? '', 'base64').toString()).to.contain('EncryptedAssertion');
+      const first = new SamlBrowser();
+      expect((await deliver(first, encrypted, form)).status).to.equal(302);
+      expect((await first.get(`${encrypted.url}${LANDING}`, { accept: 'application/json' })).status).to.equal(200);
+      const second = new SamlBrowser();
+      await expectRefused(await deliver(second, encrypted, form), 'idp.assertion_replayed', second, encrypted);
+    } finally {
+      await encrypted.close();
+    }
+  });
+
+  describe('what a response may weigh before it is read (anyone can post one while this is on)', () => {
+    /** A genuine unsolicited response, `bytes` of XML in all, padded with a comment before its root (no signature covers it). */
+    const padded = (bytes: number, filler = 'x') => {
+      const xml = Buffer.from(unsolicited().SAMLResponse ?? '', 'base64').toString('utf8');
+      const comment = (length: number) => `<!--${filler.repeat(Math.max(0, length))}-->`;
+      return { SAMLResponse: Buffer.from(comment(bytes - xml.length - 7) + xml).toString('base64') };
+    };
+
+    it(`a genuine response padded past ${RESPONSE_SIZE.xmlBytes / 1024} KiB of XML is never parsed: not unsolicited, so refused for want of a flow; within it, it signs in`, async () => {
+      const over = padded(RESPONSE_SIZE.xmlBytes + 1);
+      expect(Buffer.from(over.SAMLResponse, 'base64').length).to.equal(RESPONSE_SIZE.xmlBytes + 1);
+      const browser = new SamlBrowser();
+      await expectRefused(await deliver(browser, allowed, over), 'idp.flow_missing', browser, allowed);
+      const within = padded(RESPONSE_SIZE.xmlBytes);
+      expect((await deliver(new SamlBrowser(), allowed, within)).status).to.equal(302);
+    });
+
+    it(`a genuine response with more than ${RESPONSE_SIZE.markup} of markup in few bytes is never parsed either`, async () => {
+      const marked = padded(RESPONSE_SIZE.markup + 8 * 1024, '=');
+      const browser = new SamlBrowser();
+      await expectRefused(await deliver(browser, allowed, marked), 'idp.flow_missing', browser, allowed);
+    });
   });
 
   describe('a response that names a request is never taken for an unsolicited one', () => {

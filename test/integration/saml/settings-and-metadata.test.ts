@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { SamlBrowser, SP_ENTITY_ID, startSamlApp } from '../../support/saml-app.js';
+import { expectCode, SamlBrowser, SP_ENTITY_ID, startSamlApp } from '../../support/saml-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
-
-async function expectCode(response: Response, status: number, code: string): Promise<void> {
-  const body = await response.text();
-  expect(response.status, body.slice(0, 300)).to.equal(status);
-  expect(body).to.contain(`<code>${code}</code>`);
-}
 
 describe('SAML2 settings and identity-provider metadata', function () {
   this.timeout(30_000);
@@ -116,7 +110,7 @@ describe('SAML2 settings and identity-provider metadata', function () {
     });
   }
 
-  it('metadata that never arrives: the challenge fails with idp.timeout within HttpTimeoutSeconds; readiness reports the provider down, not required', async () => {
+  it('metadata that never arrives: the challenge fails with idp.timeout within HttpTimeoutSeconds; readiness reports the provider down, not required, and starts no load during the wait', async () => {
     const { idp, app } = await start({ ProjectTemplate__Authentication__HttpTimeoutSeconds: '1' });
     idp.metadataMode = 'hang';
     const started = performance.now();
@@ -129,11 +123,13 @@ describe('SAML2 settings and identity-provider metadata', function () {
     const ready = await fetch(`${app.url}/health/ready`);
     expect(ready.status).to.equal(200);
     expect(await ready.json()).to.have.nested.property('checks.identityProvider:Saml2', 'down');
+    // Served again: the next load waits its turn (5 s after this failure, metadata-backoff.test.ts).
     idp.metadataMode = 'serve';
     expect(await (await fetch(`${app.url}/health/ready`)).json()).to.have.nested.property(
       'checks.identityProvider:Saml2',
-      'up',
+      'down',
     );
+    expect(idp.metadataRequests).to.equal(1);
   });
 
   it('metadata answered with an HTTP error: idp.unreachable (503)', async () => {

@@ -1,36 +1,19 @@
 import { expect } from 'chai';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
-import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
-import { formatProblem, StartupError } from '../../../src/bootstrap/startup-error.js';
-import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
+import { startupOutcome } from '../../support/startup-outcome.js';
 
 const saml = 'ProjectTemplate__Authentication__Providers__Saml2__';
 const key = (name: string) => `ProjectTemplate:Authentication:Providers:Saml2:${name}`;
 const SENTINEL = 'SENTINELsigningkey0c4f9a';
 
 /** The startup problems (formatted as `npm start` prints them) and every log line, for these Saml2 settings. */
-async function startupProblems(env: Record<string, string>): Promise<{ problems: string[]; logs: string }> {
-  const lines: string[] = [];
-  try {
-    const gatehouse = await createGatehouse({
-      env: {
-        ...COOKIE_POSTURE,
-        NODE_ENV: 'test',
-        ProjectTemplate__Hosting__PublicOrigin: 'http://127.0.0.1:3999',
-        [`${saml}Enabled`]: 'true',
-        [`${saml}EntityId`]: 'https://gatehouse.test/saml',
-        [`${saml}MetadataUrl`]: 'http://127.0.0.1:9/metadata',
-        ...env,
-      },
-      logDestination: { write: (line: string) => void lines.push(line) },
-    });
-    await gatehouse.shutdown();
-    return { problems: [], logs: lines.join('\n') };
-  } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    return { problems: error.problems.map(formatProblem), logs: lines.join('\n') + String(error.message) };
-  }
-}
+const startupProblems = (env: Record<string, string>) =>
+  startupOutcome({
+    [`${saml}Enabled`]: 'true',
+    [`${saml}EntityId`]: 'https://gatehouse.test/saml',
+    [`${saml}MetadataUrl`]: 'http://127.0.0.1:9/metadata',
+    ...env,
+  });
 
 describe('SAML2 signing key settings (startup validation)', function () {
   this.timeout(20_000);

@@ -1,10 +1,26 @@
 import { expect } from 'chai';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
+import { isGatehouseError } from '../../../src/domain/errors.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { checkAgainstRecencyModel } from '../../support/recency-model.js';
 import { sessionStoreContract } from './session-store-contract.js';
 
 const MINUTE = 60_000;
+
+sessionStoreContract('MemorySessionStore that refuses when full (replay records)', async () => {
+  const clock = new FixedClock();
+  const store = new MemorySessionStore({
+    maxEntries: 1_000,
+    clock,
+    refuseWhenFull: { setting: 'ProjectTemplate:Session:MaxReplayRecords', logger: { warn() {} } },
+  });
+  return {
+    store,
+    elapse: async (ms) => clock.advance(ms),
+    now: () => clock.now(),
+    close: () => store.close(),
+  };
+});
 
 sessionStoreContract('MemorySessionStore', async () => {
   const clock = new FixedClock();
@@ -140,6 +156,75 @@ describe('MemorySessionStore', function () {
     for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
       expect(() => new MemorySessionStore({ maxEntries, clock }), String(maxEntries)).to.throw(RangeError);
     }
+  });
+
+  describe('refusing when full (replay records)', function () {
+    const warnings: object[] = [];
+    const newStore = (maxEntries: number) =>
+      new MemorySessionStore({
+        maxEntries,
+        clock,
+        refuseWhenFull: {
+          setting: 'ProjectTemplate:Session:MaxReplayRecords',
+          logger: { warn: (fields: object, msg: string) => void warnings.push({ ...fields, msg }) },
+        },
+      });
+    beforeEach(() => {
+      warnings.length = 0;
+    });
+    async function refusal(promise: Promise<unknown>): Promise<{ code: string; retryAfterMs: number | undefined }> {
+      const error = await promise.then(
+        () => expect.fail('expected a refusal'),
+        (thrown: unknown) => thrown,
+      );
+      if (!isGatehouseError(error)) return expect.fail(`not a GatehouseError: ${String(error)}`);
+      return { code: error.code, retryAfterMs: error.retryAfterMs };
+    }
+
+    it('never evicts a record before it expires: a new one past maxEntries is refused and changes nothing', async function () {
+      const store = newStore(3);
+      await store.create('a', {}, 10 * MINUTE);
+      await store.create('b', {}, 2 * MINUTE);
+      await store.create('c', {}, 5 * MINUTE);
+      for (let attempt = 0; attempt < 100; attempt++)
+        expect(await refusal(store.create(`new-${attempt}`, {}, MINUTE))).to.deep.equal({
+          code: 'session.store_full',
+          retryAfterMs: 2 * MINUTE,
+        });
+      // Every record still there, and still used once only; reads and replacements go on.
+      expect(await store.create('a', {}, MINUTE), 'a used record stays used').to.equal(false);
+      expect(await present(store, ['a', 'b', 'c', 'new-0', 'new-99'])).to.deep.equal(['a', 'b', 'c']);
+      expect(await store.replace('c', { n: 1 }, 5 * MINUTE)).to.equal(true);
+    });
+
+    it('takes new records again once the soonest expires, or one is removed', async function () {
+      const store = newStore(2);
+      await store.create('soon', {}, MINUTE);
+      await store.create('later', {}, 10 * MINUTE);
+      clock.advance(MINUTE - 1);
+      expect((await refusal(store.create('x', {}, MINUTE))).retryAfterMs).to.equal(1);
+      clock.advance(1);
+      expect(await store.create('x', {}, MINUTE), 'the soonest has expired').to.equal(true);
+      expect((await refusal(store.create('y', {}, MINUTE))).code).to.equal('session.store_full');
+      expect(await store.take('x')).to.deep.equal({});
+      expect(await store.create('y', {}, 30_000), 'one was taken').to.equal(true);
+      // The record written last expires first: the next refusal says so.
+      expect((await refusal(store.create('z', {}, MINUTE))).retryAfterMs).to.equal(30_000);
+      await store.destroy('later');
+      expect(await store.create('z', {}, MINUTE), 'one was destroyed').to.equal(true);
+    });
+
+    it('logs one line per episode of refusals, naming the setting, not one per refusal', async function () {
+      const store = newStore(1);
+      await store.create('a', {}, MINUTE);
+      for (let attempt = 0; attempt < 5; attempt++) await refusal(store.create(`b-${attempt}`, {}, MINUTE));
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.include({ setting: 'ProjectTemplate:Session:MaxReplayRecords', max: 1 });
+      clock.advance(MINUTE);
+      await store.create('c', {}, MINUTE);
+      for (let attempt = 0; attempt < 5; attempt++) await refusal(store.create(`d-${attempt}`, {}, MINUTE));
+      expect(warnings, 'a new episode after a record was taken in').to.have.length(2);
+    });
   });
 
   it('answers ping and forgets everything on close', async function () {

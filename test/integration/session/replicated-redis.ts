@@ -71,7 +71,11 @@ export async function keysOn(ports: number[], options: RedisOptions, prefix: str
  * time-to-live left is shortened by `ms`, on the node that holds the key, and Redis deletes
  * a key given one that is not positive, as it would on expiry.
  */
-export async function shortenTimesToLive(deployment: ReplicatedRedis, prefix: string, ms: number): Promise<void> {
+export async function shortenTimesToLive(
+  deployment: Pick<ReplicatedRedis, 'primaryPorts' | 'clientOptions'>,
+  prefix: string,
+  ms: number,
+): Promise<void> {
   for (const [port, keys] of await keysOn(await deployment.primaryPorts(), deployment.clientOptions, prefix)) {
     const node = new Redis({ host: '127.0.0.1', port, ...deployment.clientOptions, lazyConnect: true });
     try {
@@ -120,7 +124,7 @@ export function replicatedStoreTests(deployment: () => ReplicatedRedis, prefix: 
   const newStore = (logger = new RecordingLogger(), connection = deployment().connection()) =>
     new RedisSessionStore({ connection, waitForReplica: true, keyPrefix: prefix, commandTimeoutMs, logger });
 
-  it('refuses a create, take or destroy that no replica confirmed in time, and goes on reading and sliding sessions', async function () {
+  it('refuses a create, take, destroy or index entry that no replica confirmed in time, and goes on reading and sliding sessions', async function () {
     const logger = new RecordingLogger();
     const store = newStore(logger);
     await store.connect();
@@ -141,16 +145,62 @@ export function replicatedStoreTests(deployment: () => ReplicatedRedis, prefix: 
       expect((await store.increment(`${tag}count`, 60_000)).count).to.equal(1);
       expectUnavailable(await rejection(store.destroy(`${tag}other`)));
       expectUnavailable(await rejection(store.take(kept)));
+      // An index entry is what an ending finds a session by: confirmed like the session.
+      expectUnavailable(await rejection(store.addToIndex(`${tag}index`, 'handle', Date.now() + 60_000)));
     } finally {
       replica.thaw();
     }
     // Refused, though the primary ran it: the primary holds it, and a retry sees so.
     expect(await store.get(fresh)).to.deep.equal({ n: 2 });
     expect(await store.take(kept)).to.equal(undefined);
+    expect(await store.indexMembers(`${tag}index`)).to.deep.equal(['handle']);
     await eventually(() => store.create(`${tag}later`, { n: 4 }, 60_000).catch(() => false), 5_000);
     const refusals = logger.lines.filter((line) => /no replica confirmed/.test(line.msg));
     expect(refusals, 'one line for the episode, not one per write').to.have.length(1);
     await store.close();
+  });
+
+  it('warns once at connection when a primary may evict keys before they expire (maxmemory-policy), or when it may not be asked', async function () {
+    const ports = await deployment().primaryPorts();
+    /** An admin command on each of `nodes`, each over a connection of its own. */
+    const commandOn = async (nodes: number[], command: string, ...args: Array<string | number>) => {
+      for (const port of nodes) {
+        const node = new Redis({ host: '127.0.0.1', port, ...deployment().clientOptions, lazyConnect: true });
+        try {
+          await node.connect();
+          await node.call(command, ...args);
+        } finally {
+          node.disconnect();
+        }
+      }
+    };
+    const warningsAtConnect = async () => {
+      const logger = new RecordingLogger();
+      const store = newStore(logger);
+      await store.connect();
+      await store.close();
+      return logger.lines.filter((line) => /maxmemory-policy/.test(line.msg));
+    };
+    expect(await warningsAtConnect(), 'noeviction, as Redis ships').to.deep.equal([]);
+    // One primary of a cluster is enough to be warned about: each is asked, not whichever a command reaches.
+    const last = ports.at(-1) ?? expect.fail('no primary');
+    await commandOn([last], 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-ttl');
+    try {
+      const warned = await warningsAtConnect();
+      expect(warned).to.have.length(1);
+      expect(warned[0]?.fields).to.deep.equal({ maxmemoryPolicy: 'volatile-ttl' });
+    } finally {
+      await commandOn([last], 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+    }
+    const user = deployment().connection().username ?? expect.fail('no ACL user');
+    await commandOn(ports, 'ACL', 'SETUSER', user, '-info');
+    try {
+      const warned = await warningsAtConnect();
+      expect(warned.map((line) => line.msg)).to.have.length(1);
+      expect(warned[0]?.msg).to.match(/^Could not read maxmemory-policy/);
+    } finally {
+      await commandOn(ports, 'ACL', 'SETUSER', user, '+info');
+    }
   });
 
   it('reports readiness down while a primary does not answer, and up once it does', async function () {

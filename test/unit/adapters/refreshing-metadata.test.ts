@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  FIRST_LOAD_RETRY_MS,
   METADATA_REFRESH_MS,
   METADATA_RETRY_MS,
   RefreshingMetadata,
@@ -23,7 +24,7 @@ describe('RefreshingMetadata (the identity provider metadata kept and refreshed)
   it('loads once, then serves the copy until the refresh period has passed', async () => {
     const clock = new FixedClock();
     const { state, load } = loader();
-    const metadata = new RefreshingMetadata({ load, clock, onRefreshFailed: () => undefined });
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: () => undefined });
     expect(await metadata.get()).to.equal('v1');
     clock.advance(METADATA_REFRESH_MS - 1);
     state.next = 'v2';
@@ -34,7 +35,7 @@ describe('RefreshingMetadata (the identity provider metadata kept and refreshed)
   it('after the period, refreshes in the background: the caller gets the last copy at once, the next one the new', async () => {
     const clock = new FixedClock();
     const { state, load } = loader();
-    const metadata = new RefreshingMetadata({ load, clock, onRefreshFailed: () => undefined });
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: () => undefined });
     await metadata.get();
     clock.advance(METADATA_REFRESH_MS);
     state.next = 'v2';
@@ -48,7 +49,7 @@ describe('RefreshingMetadata (the identity provider metadata kept and refreshed)
     const clock = new FixedClock();
     const { state, load } = loader();
     const failures: unknown[] = [];
-    const metadata = new RefreshingMetadata({ load, clock, onRefreshFailed: (error) => failures.push(error) });
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: (error) => failures.push(error) });
     await metadata.get();
     clock.advance(METADATA_REFRESH_MS);
     state.next = new Error('down');
@@ -64,17 +65,76 @@ describe('RefreshingMetadata (the identity provider metadata kept and refreshed)
     expect(await metadata.get()).to.equal('v3');
   });
 
-  it('before a first success every caller waits for a load and sees its failure; the next caller tries again', async () => {
+  it('before a first success, concurrent callers share one load and see its failure', async () => {
     const clock = new FixedClock();
     const { state, load } = loader();
     state.next = new Error('down');
-    const metadata = new RefreshingMetadata({ load, clock, onRefreshFailed: () => undefined });
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: () => undefined });
     const [a, b] = await Promise.allSettled([metadata.get(), metadata.get()]);
     expect([a?.status, b?.status]).to.deep.equal(['rejected', 'rejected']);
     expect(state.calls, 'concurrent callers share one load').to.equal(1);
     expect(metadata.loaded).to.equal(false);
+  });
+
+  it('after a failed first load, every caller gets that failure at once, without a load, until the wait has passed', async () => {
+    const clock = new FixedClock();
+    const { state, load } = loader();
+    const down = new Error('down');
+    state.next = down;
+    const told: Array<[unknown, number]> = [];
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: (error, wait) => told.push([error, wait]) });
+    await metadata.get().catch(() => undefined);
+    expect(told).to.deep.equal([[down, FIRST_LOAD_RETRY_MS]]);
+    state.next = 'v1';
+    clock.advance(FIRST_LOAD_RETRY_MS - 1);
+    for (let i = 0; i < 5; i++) {
+      const refused = await metadata.get().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused, 'the last failure, which says why').to.equal(down);
+    }
+    expect(state.calls, 'no load during the wait').to.equal(1);
+    clock.advance(1);
+    expect(await metadata.get()).to.equal('v1');
+    expect(state.calls).to.equal(2);
+    expect(metadata.loaded).to.equal(true);
+  });
+
+  it('the wait doubles with each failure in a row, from 5 seconds up to 5 minutes, one load per wait', async () => {
+    const clock = new FixedClock();
+    const { state, load } = loader();
+    state.next = new Error('down');
+    const waits: number[] = [];
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: (_error, wait) => waits.push(wait) });
+    for (let attempt = 0; attempt < 9; attempt++) {
+      await metadata.get().catch(() => undefined);
+      const wait = waits.at(-1) ?? 0;
+      clock.advance(wait - 1);
+      await metadata.get().catch(() => undefined);
+      expect(state.calls, `no load 1 ms before the wait of ${wait} ms has passed`).to.equal(attempt + 1);
+      clock.advance(1);
+    }
+    expect(waits).to.deep.equal([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
+    expect(METADATA_RETRY_MS).to.equal(300_000);
+  });
+
+  it('a success ends the backing off: after it, a failed refresh waits the retry delay, the last good copy serving', async () => {
+    const clock = new FixedClock();
+    const { state, load } = loader();
+    state.next = new Error('down');
+    const waits: number[] = [];
+    const metadata = new RefreshingMetadata({ load, clock, onLoadFailed: (_error, wait) => waits.push(wait) });
+    await metadata.get().catch(() => undefined);
+    clock.advance(FIRST_LOAD_RETRY_MS);
+    await metadata.get().catch(() => undefined);
+    clock.advance(2 * FIRST_LOAD_RETRY_MS);
     state.next = 'v1';
     expect(await metadata.get()).to.equal('v1');
-    expect(metadata.loaded).to.equal(true);
+    clock.advance(METADATA_REFRESH_MS);
+    state.next = new Error('down again');
+    expect(await metadata.get()).to.equal('v1');
+    await settle();
+    expect(waits).to.deep.equal([5_000, 10_000, METADATA_RETRY_MS]);
   });
 });

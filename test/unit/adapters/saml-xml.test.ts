@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { assertionClaims } from '../../../src/adapters/saml/assertion-claims.js';
+import { RESPONSE_SIZE } from '../../../src/adapters/saml/message-size.js';
 import { decodePostedMessage, parseSamlXml, textOf } from '../../../src/adapters/saml/saml-xml.js';
 
 const refusalCode = (run: () => unknown) => {
@@ -14,7 +15,7 @@ const refusalCode = (run: () => unknown) => {
 describe('reading a posted SAML message', () => {
   it('decodes base64 with line breaks', () => {
     const encoded = Buffer.from('<a/>').toString('base64');
-    expect(decodePostedMessage(`${encoded.slice(0, 4)}\r\n${encoded.slice(4)}`)).to.equal('<a/>');
+    expect(decodePostedMessage(`${encoded.slice(0, 4)}\r\n${encoded.slice(4)}`, RESPONSE_SIZE)).to.equal('<a/>');
   });
 
   for (const [label, value] of <Array<[string, string]>>[
@@ -24,7 +25,7 @@ describe('reading a posted SAML message', () => {
     ['bytes that are not UTF-8', Buffer.from([0xc3, 0x28, 0x3c]).toString('base64')],
   ]) {
     it(`refuses ${label}: idp.response_malformed`, () => {
-      expect(refusalCode(() => decodePostedMessage(value))).to.equal('idp.response_malformed');
+      expect(refusalCode(() => decodePostedMessage(value, RESPONSE_SIZE))).to.equal('idp.response_malformed');
     });
   }
 

@@ -23,7 +23,7 @@ export function authentication(deps: {
   /** Whose callback or logout path a request is at, if anyone's. */
   providers: IdentityProviders;
   remoteCallbacks: RemoteCallbacks;
-  /** The providers' logout paths (back-channel logout, SAML Single Logout). */
+  /** The providers' logout paths (back- and front-channel logout, SAML Single Logout). */
   providerLogouts: ProviderLogouts;
 }): Middleware {
   const { providers } = deps;
@@ -61,7 +61,7 @@ function handleOwned(
       safe: true,
     });
   }
-  return owned.endpoint === 'callback'
+  return owned.at === 'callback'
     ? deps.remoteCallbacks.handle(ctx, owned.provider)
-    : deps.providerLogouts.handle(ctx, owned.provider);
+    : deps.providerLogouts.handle(ctx, owned);
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Logger } from '../../../application/ports/logger.js';
 import { isGatehouseError } from '../../../domain/errors.js';
-import { statusForCode } from '../error-status.js';
+import { loggedWhereRaised, statusForCode } from '../error-status.js';
 import { renderError } from '../render-error.js';
 
 export interface ErrorAnswers {
@@ -29,7 +29,8 @@ export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
     async answer(ctx, thrown) {
       const { status, code, detail } = classify(thrown);
       const stack = thrown instanceof Error ? thrown.stack : undefined;
-      if (status >= 500) logger.error({ reqId: ctx.state.requestId, err: thrown, code }, 'request failed');
+      if (status >= 500 && !loggedWhereRaised(code))
+        logger.error({ reqId: ctx.state.requestId, err: thrown, code }, 'request failed');
       else logger.info({ reqId: ctx.state.requestId, code, status }, 'request refused');
       // Headers set by inner middleware (a half-written redirect, a cookie) must not survive.
       for (const name of ['location', 'set-cookie', 'content-disposition']) ctx.remove(name);

@@ -7,6 +7,7 @@ import type {
 import type { ReceiveProviderLogout } from '../../../application/use-cases/receive-provider-logout.js';
 import { GatehouseError } from '../../../domain/errors.js';
 import { auditRequest } from '../audit-request.js';
+import { answerFramedLogout } from '../framed-logout-answer.js';
 import { answerWithProblems } from '../problem-details.js';
 import { readForm } from '../read-form.js';
 import type { SignedOutNotice } from '../signed-out-notice.js';
@@ -18,9 +19,15 @@ export interface ProviderLogoutDeps {
   publicOrigin: string;
 }
 
-/** The handling of a request at a provider's logout path (IdentityProviders says whose path it is). */
+/** A provider's logout path: the provider, and which of its endpoints (one per channel). */
+export interface ProviderLogoutPath {
+  provider: IdentityProvider;
+  endpoint: LogoutEndpoint;
+}
+
+/** The handling of a request at a provider's logout path (IdentityProviders says whose path it is, and which endpoint). */
 export interface ProviderLogouts {
-  handle(ctx: Context, provider: IdentityProvider): Promise<void>;
+  handle(ctx: Context, at: ProviderLogoutPath): Promise<void>;
 }
 
 /**
@@ -33,45 +40,48 @@ export interface ProviderLogouts {
  * channel (a server's call) 200 with an empty body once the message is accepted, also
  * when it named no session here, and problem details for every refusal; the front channel
  * (the browser) a redirect to the provider's answer, or to the login page, which then says
- * the browser was signed out.
+ * the browser was signed out; a frame (the browser, inside the provider's page) the same
+ * small page whether a session ended or not, which only the provider may frame.
  */
 export function providerLogouts(deps: ProviderLogoutDeps): ProviderLogouts {
-  return { handle: (ctx, provider) => handleLogout(ctx, provider, deps) };
+  return { handle: (ctx, at) => handleLogout(ctx, at, deps) };
 }
 
-async function handleLogout(ctx: Context, provider: IdentityProvider, deps: ProviderLogoutDeps): Promise<void> {
-  // Logout messages are signed protocol messages: keep them out of caches and Referer headers.
+async function handleLogout(ctx: Context, { provider, endpoint }: ProviderLogoutPath, deps: ProviderLogoutDeps) {
+  // Logout messages are protocol messages: keep them out of caches and Referer headers.
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');
-  const endpoint = provider.logout;
   // A server reads no pages: its refusals are problem details whatever it accepts.
-  if (endpoint?.channel === 'back') answerWithProblems(ctx);
+  if (endpoint.channel === 'back') answerWithProblems(ctx);
   const method = acceptedMethod(ctx, endpoint);
   const message: CallbackMessage = {
     method,
     url: new URL(ctx.originalUrl, deps.publicOrigin),
-    form: method === 'POST' ? await readForm(ctx, endpoint?.maxBodyBytes ?? 0) : new URLSearchParams(),
+    form: method === 'POST' ? await readForm(ctx, endpoint.maxBodyBytes) : new URLSearchParams(),
   };
   const { redirectUrl } = await deps.receiveLogout.execute({
     provider: provider.info.key,
+    endpoint,
     message,
     request: auditRequest(ctx),
   });
-  if (endpoint?.channel === 'back') {
+  if (endpoint.channel === 'back') {
     ctx.status = 200;
     ctx.body = '';
     return;
   }
+  // Only once accepted: a refusal keeps the default frame-ancestors 'none' (nothing to show).
+  if (endpoint.channel === 'frame') return answerFramedLogout(ctx, endpoint.framedBy);
   if (redirectUrl !== undefined) return ctx.redirect(redirectUrl);
   deps.signedOutNotice.set(ctx);
   ctx.redirect('/Account/Login');
 }
 
 /** The request's method when the endpoint takes it; otherwise a 405 naming those it takes. */
-function acceptedMethod(ctx: Context, endpoint: LogoutEndpoint | undefined): 'GET' | 'POST' {
+function acceptedMethod(ctx: Context, endpoint: LogoutEndpoint): 'GET' | 'POST' {
   const method = ctx.method;
-  if (!endpoint || (method !== 'GET' && method !== 'POST') || !endpoint.messageMethods.includes(method)) {
-    ctx.set('Allow', (endpoint?.messageMethods ?? []).join(', '));
+  if ((method !== 'GET' && method !== 'POST') || !endpoint.messageMethods.includes(method)) {
+    ctx.set('Allow', endpoint.messageMethods.join(', '));
     throw new GatehouseError('request.method_not_allowed', 'This address does not accept that method.', {
       safe: true,
     });

@@ -413,8 +413,8 @@ describe('checkSettings', () => {
     expect(warnings()).to.deep.equal([]);
   });
 
-  it('requires MaxSessions, MaxPendingSignIns and PendingSignInsPerClient to be whole numbers of at least 1', () => {
-    for (const name of ['MaxSessions', 'MaxPendingSignIns', 'PendingSignInsPerClient'] as const) {
+  it('requires MaxSessions, MaxPendingSignIns, MaxReplayRecords and PendingSignInsPerClient to be whole numbers of at least 1', () => {
+    for (const name of ['MaxSessions', 'MaxPendingSignIns', 'MaxReplayRecords', 'PendingSignInsPerClient'] as const) {
       for (const value of [0, 1.5, -3]) {
         const settings = withSettings((s) => (s.Session[name] = value));
         expect(errorKeys(checkSettings(settings, context())), `${name} ${value}`).to.deep.equal([
