@@ -47,6 +47,8 @@ describe('POST /External/Discover: what a browser and another client are answere
         [`${CONNECTION}ClientId`]: 'globex-client',
         [`${CONNECTION}ClientSecret`]: 'globex-secret',
         [`${CONNECTION}Domains__0`]: 'globex.test',
+        // Not pushed, so that the authorization request's login_hint can be read from the answer.
+        [`${CONNECTION}UsePushedAuthorization`]: 'false',
       },
       { port },
     );
