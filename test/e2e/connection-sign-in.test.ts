@@ -18,19 +18,12 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DemoOrganization } from '../../scripts/demo-organizations.js';
 import { launchChromium } from './support/chromium.js';
+import { claimRows } from './support/claim-rows.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';
 import { PageWatch } from './support/page-watch.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/e2e/', import.meta.url));
 const SIGNED_OUT = 'You have been signed out.';
-
-async function claimRows(page: Page): Promise<string[][]> {
-  return page
-    .locator('table tbody tr')
-    .evaluateAll((rows) =>
-      rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
-    );
-}
 
 describe('Connections: people found by their work e-mail, signed in by their organization (chromium)', function () {
   let stack: DemoStack;
