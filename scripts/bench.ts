@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: Gatehouse's request paths against two references measured in the same
  * run (bare Koa; bare Koa + koa-session alone, the floor the session middleware sets), cold
- * start (on this Node and on Node 24 with the compile cache), memory per idle session, and
- * SAML responses through the whole ACS check. It prints a table and one line per target
+ * start (on this Node and on Node 24 with the compile cache), memory per idle session,
+ * SAML responses through the whole ACS check, and what 1,000 customers' connections cost
+ * (a start, memory, each request, finding one by domain: scripts/bench/connection-scale.ts). It prints a table and one line per target
  * (met, or missed and by how much) and writes bench-results/bench.json; it fails only when
  * a run itself goes wrong (a server that does not start, an unexpected status), never
  * because a target is missed. The method is in docs/performance.md.
@@ -20,8 +21,8 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
- * cold-start,memory,saml,federation; 0 for none; federation, a 20 MB signed aggregate read
+ * bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
+ * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
  * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
  * before/after comparison), BENCH_PROFILE=1 (a .cpuprofile per row under
@@ -29,7 +30,7 @@
  * (each row counted once more under valgrind's callgrind, in instructions per request:
  * scripts/bench/callgrind.ts).
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
@@ -50,7 +51,9 @@ import {
 } from './bench/cold-start.js';
 import { projectRoot } from './bench/dist-modules.js';
 import type { LoadSettings } from './bench/load.js';
-import { pinSelfToLoadCore, spawnNode, stop, waitForLine } from './bench/processes.js';
+import { writeConnectionFolder } from './bench/connection-folder.js';
+import { manyConnectionsFolder, MANY_CONNECTIONS, measureConnectionScale } from './bench/connection-scale.js';
+import { jsonLineOf, pinSelfToLoadCore } from './bench/processes.js';
 import {
   report,
   type ColdStart,
@@ -72,10 +75,10 @@ const settings: LoadSettings = {
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (
-  process.env.BENCH_ROWS ?? 'bare,koa-session,memory,redis,cluster,anonymous,challenge,frontchannel'
+  process.env.BENCH_ROWS ?? 'bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel'
 ).split(',');
 const extras = new Set(
-  process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml').split(','),
+  process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml,connections').split(','),
 );
 const COLD_STARTS = 11;
 /** CI's second Node line, where the bundle's compile cache is measured. */
@@ -114,9 +117,12 @@ async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | u
   mkdirSync(profileDir ?? resultsDir, { recursive: true });
 
   const cluster = benchCluster.cluster ? { seeds: benchCluster.cluster.seeds } : { skip: benchCluster.skip };
+  const connectionsFolder = manyConnectionsFolder(resultsDir);
+  if (onlyRows.includes('connections')) writeConnectionFolder(connectionsFolder, MANY_CONNECTIONS);
   const rows: RowResults[] = rowDefinitions(
     await redisAnswers(REDIS_URL),
     cluster,
+    connectionsFolder,
     discovery ?? { skip: 'not asked for' },
   )
     .filter((definition) => onlyRows.includes(definition.key))
@@ -151,8 +157,9 @@ async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | u
   const memory = extras.has('memory') ? await sessionMemory() : undefined;
   const saml = extras.has('saml') ? await samlValidation() : undefined;
   const federation = extras.has('federation') ? federationMetadata() : undefined;
+  const connections = extras.has('connections') ? await measureConnectionScale(resultsDir) : undefined;
   process.stdout.write('done\n\n');
-  report(rows, { coldStart, memory, saml, federation }, context);
+  report(rows, { coldStart, memory, saml, federation, connections }, context);
 }
 
 async function measureColdStarts(): Promise<ColdStart> {
@@ -247,14 +254,6 @@ function federationMetadata(): FederationRead[] {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as FederationRead);
-}
-
-/** Runs a measuring script in a process of its own (with a collectable heap) and reads its one JSON line. */
-async function jsonLineOf<T>(args: string[], env: Record<string, string>, timeoutMs: number): Promise<T> {
-  const child: ChildProcess = spawnNode(['--expose-gc', '--import', 'tsx', ...args], env);
-  const [line] = await waitForLine(child, /^\{.*\}$/, timeoutMs);
-  await stop(child);
-  return JSON.parse(line) as T;
 }
 
 /** PING over a raw socket: the benchmark needs no Redis client of its own. */

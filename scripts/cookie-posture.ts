@@ -6,16 +6,17 @@ const defaults = defaultSettings(builtInProviders);
 /**
  * Gatehouse's built-in authentication posture (docs: Posture, 2-3; the
  * `--authProvider cookies` choice): cookie authentication on (the signed-in session's
- * cookie, sign-in through a provider), every external provider off, the authenticated
- * fallback on. Spelled as environment variables, which win over
+ * cookie, sign-in through a provider), every external provider off, no connections
+ * folder, the authenticated fallback on. Spelled as environment variables, which win over
  * `config/appsettings.json`: the demo and the test suites that exercise sign-in run with it
- * whatever posture a project committed (a project generated with `--authProvider none`, or
- * one whose provider still waits for its keys). Suites that check the project's own posture
+ * whatever posture a project committed (a project generated with `--authProvider none`, one
+ * whose provider still waits for its keys, or one reading connections from a folder). Suites that check the project's own posture
  * start it as configured instead.
  */
 export const COOKIE_POSTURE: Readonly<Record<string, string>> = {
   ProjectTemplate__Authentication__Enabled: String(defaults.Authentication.Enabled),
   ProjectTemplate__Authentication__DefaultChallengeScheme: defaults.Authentication.DefaultChallengeScheme,
+  ProjectTemplate__Authentication__ConnectionsDirectory: defaults.Authentication.ConnectionsDirectory,
   ProjectTemplate__Authorization__RequireAuthenticatedUserByDefault: String(
     defaults.Authorization.RequireAuthenticatedUserByDefault,
   ),

@@ -12,19 +12,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { demoPage, escapeHtml } from './demo-page.js';
-import type { DemoUser } from './demo-users.js';
+import { userWithEmail, type DemoUsers } from './demo-users.js';
 
-type Users = Readonly<Record<string, DemoUser>>;
+/** What the pages call the provider unless it is given a name of its own. */
+const DEFAULT_NAME = 'Demo identity provider';
 
 /**
  * Answers `<issuerPath>/interaction/<uid>` (GET: the page the provider's prompt needs;
  * POST: its form) and `<issuerPath>/interaction/<uid>/abort`. Returns false for every
- * other request, which belongs to oidc-provider.
+ * other request, which belongs to oidc-provider. The login form starts filled in with the
+ * user whose address the client sent as `login_hint`, as an organization's provider does
+ * when an application found it by the address typed there.
  */
 export function demoInteractions(
   provider: Provider,
   issuerPath: string,
-  users: Users,
+  users: DemoUsers,
+  name = DEFAULT_NAME,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const route = new RegExp(`^${issuerPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([\\w-]+)(/abort)?$`);
   return async (req, res) => {
@@ -36,10 +40,17 @@ export function demoInteractions(
         const result = { error: 'access_denied', error_description: 'End-User aborted interaction' };
         await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
       } else if (req.method === 'GET') {
-        const { prompt } = await provider.interactionDetails(req, res);
-        send(res, 200, prompt.name === 'login' ? loginPage(req.url ?? '', users) : consentPage(req.url ?? ''));
+        const { prompt, params } = await provider.interactionDetails(req, res);
+        const hint = typeof params.login_hint === 'string' ? params.login_hint : undefined;
+        send(
+          res,
+          200,
+          prompt.name === 'login'
+            ? loginPage(req.url ?? '', { users, name }, undefined, userWithEmail(users, hint)?.login)
+            : consentPage(req.url ?? '', name),
+        );
       } else if (req.method === 'POST') {
-        await submit(provider, req, res, users);
+        await submit(provider, req, res, { users, name });
       } else {
         send(res, 405, page('Not allowed', '<p>This page takes GET and POST only.</p>'));
       }
@@ -49,20 +60,30 @@ export function demoInteractions(
       send(
         res,
         400,
-        page('Sign-in expired', `<p>${escapeHtml(message)}.</p><p>Go back to the application and sign in again.</p>`),
+        page(
+          'Sign-in expired',
+          `<p>${escapeHtml(message)}.</p><p>Go back to the application and sign in again.</p>`,
+          name,
+        ),
       );
     }
     return true;
   };
 }
 
-async function submit(provider: Provider, req: IncomingMessage, res: ServerResponse, users: Users): Promise<void> {
+/** The provider's people and what its pages call it. */
+interface Pages {
+  users: DemoUsers;
+  name: string;
+}
+
+async function submit(provider: Provider, req: IncomingMessage, res: ServerResponse, pages: Pages): Promise<void> {
   const form = await readForm(req);
   const details = await provider.interactionDetails(req, res);
   if (form.get('prompt') === 'login' && details.prompt.name === 'login') {
     const login = form.get('login') ?? '';
-    if (!Object.hasOwn(users, login)) {
-      send(res, 200, loginPage(req.url ?? '', users, `There is no demo user "${login}".`));
+    if (!Object.hasOwn(pages.users, login)) {
+      send(res, 200, loginPage(req.url ?? '', pages, `There is no demo user "${login}".`));
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
@@ -78,12 +99,16 @@ async function submit(provider: Provider, req: IncomingMessage, res: ServerRespo
     const grantId = await grant.save();
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   } else {
-    send(res, 400, page('Unexpected form', '<p>This form does not belong to the current step of the sign-in.</p>'));
+    send(
+      res,
+      400,
+      page('Unexpected form', '<p>This form does not belong to the current step of the sign-in.</p>', pages.name),
+    );
   }
 }
 
-function loginPage(action: string, users: Users, problem?: string): string {
-  const rows = Object.values(users)
+function loginPage(action: string, pages: Pages, problem?: string, login = ''): string {
+  const rows = Object.values(pages.users)
     .map(
       (user) =>
         `<li><code>${escapeHtml(user.login)}</code> ${escapeHtml(user.name)}${user.roles.length > 0 ? `: ${escapeHtml(user.roles.join(', '))}` : ', no roles'}</li>`,
@@ -94,16 +119,17 @@ function loginPage(action: string, users: Users, problem?: string): string {
     `<form autocomplete="off" action="${escapeHtml(action)}" method="post">
   <input type="hidden" name="prompt" value="login"/>
   ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}
-  <label>Login <input required type="text" name="login" autofocus></label>
-  <label>Password <input required type="password" name="password" placeholder="anything"></label>
+  <label>Login <input required type="text" name="login" value="${escapeHtml(login)}"${login === '' ? ' autofocus' : ''}></label>
+  <label>Password <input required type="password" name="password" placeholder="anything"${login === '' ? '' : ' autofocus'}></label>
   <button type="submit">Sign-in</button>
 </form>
 <p>Demo users (any password):</p><ul>${rows}</ul>
 <p class="small"><a href="${escapeHtml(action)}/abort">Cancel</a></p>`,
+    pages.name,
   );
 }
 
-function consentPage(action: string): string {
+function consentPage(action: string, name: string): string {
   return page(
     'Share your profile?',
     `<p>The application asks for your name, email, roles and permissions.</p>
@@ -112,6 +138,7 @@ function consentPage(action: string): string {
   <button type="submit" autofocus>Continue</button>
 </form>
 <p class="small"><a href="${escapeHtml(action)}/abort">Cancel</a></p>`,
+    name,
   );
 }
 
@@ -140,8 +167,8 @@ export async function renderError(ctx: { type: string; body: unknown }, out: Rec
   ctx.body = page('Something went wrong', rows);
 }
 
-function page(title: string, body: string): string {
-  return demoPage({ eyebrow: 'Demo identity provider · development only', title, body });
+function page(title: string, body: string, name = DEFAULT_NAME): string {
+  return demoPage({ eyebrow: `${name} · development only`, title, body });
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

@@ -1,7 +1,7 @@
 /**
  * A real OpenID provider (node-oidc-provider 9) on loopback, for the demo and for tests.
  * Development only: plain http, in-memory storage, a sign-in page of our own (any
- * password is accepted for the two demo users).
+ * password is accepted for its users: the two demo users unless it is given others).
  *
  *   npx tsx scripts/demo-identity-provider.ts
  *
@@ -25,7 +25,7 @@ import {
   FRONTCHANNEL_DISCOVERY,
 } from './demo-identity-provider-frontchannel.js';
 import { demoProviderStorage } from './demo-identity-provider-storage.js';
-import { DEMO_USERS } from './demo-users.js';
+import { DEMO_USERS, type DemoUsers } from './demo-users.js';
 
 export interface DemoClient {
   clientId: string;
@@ -62,6 +62,10 @@ export interface DemoIdentityProviderOptions {
   accessTokenTtlSeconds?: number;
   /** The RS256 private key (JWK) it signs with; default a fresh one. Tests sign their own logout tokens with it. */
   signingKey?: JsonWebKey & { kid: string };
+  /** The people who can sign in here, by login; default the two demo users (`admin`, `user`). */
+  users?: DemoUsers;
+  /** What its pages call it (default "Demo identity provider"): an organization's provider says whose it is. */
+  name?: string;
   /** The client authentication methods it accepts and advertises; default oidc-provider's (all of them). */
   clientAuthMethods?: string[];
   /** The algorithms it accepts client assertions signed with; default oidc-provider's. */
@@ -72,7 +76,7 @@ export interface DemoIdentityProviderOptions {
 
 export interface DemoIdentityProvider {
   issuer: string;
-  users: typeof DEMO_USERS;
+  users: DemoUsers;
   /** Requests its token endpoint received (code redemptions and refreshes). */
   readonly tokenRequests: number;
   /** Requests its pushed authorization request endpoint received (RFC 9126). */
@@ -100,6 +104,7 @@ const CLAIMS_BY_SCOPE = {
 
 export async function startDemoIdentityProvider(options: DemoIdentityProviderOptions): Promise<DemoIdentityProvider> {
   const host = options.host ?? '127.0.0.1';
+  const users: DemoUsers = options.users ?? DEMO_USERS;
   const issuerPath = (options.issuerPath ?? '').replace(/\/+$/, '');
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   let interactions: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | undefined;
@@ -165,7 +170,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: CLAIMS_BY_SCOPE,
     findAccount: (_ctx: unknown, sub: string): OidcAccount | undefined => {
-      const user = sub === 'admin' || sub === 'user' ? DEMO_USERS[sub] : undefined;
+      const user = Object.hasOwn(users, sub) ? users[sub] : undefined;
       if (!user) return undefined;
       return {
         accountId: user.login,
@@ -227,11 +232,11 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   });
   enableFrontchannelLogout(provider);
   handle = provider.callback();
-  interactions = demoInteractions(provider, issuerPath, DEMO_USERS);
+  interactions = demoInteractions(provider, issuerPath, users, options.name);
 
   const state: DemoIdentityProvider = {
     issuer,
-    users: DEMO_USERS,
+    users,
     get tokenRequests() {
       return tokenRequests;
     },

@@ -25,7 +25,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { demoPage, escapeHtml } from './demo-page.js';
-import { DEMO_USERS } from './demo-users.js';
+import { DEMO_USERS, userWithEmail, type DemoUser, type DemoUsers } from './demo-users.js';
 import {
   identityProviderMetadataXml,
   readRedirectedAuthnRequest,
@@ -53,7 +53,7 @@ export interface DemoServiceProvider {
 
 /** A browser's sign-in here: who, at which service provider, under which SessionIndex. */
 interface IdpSession {
-  login: 'admin' | 'user';
+  login: string;
   serviceProvider: DemoServiceProvider;
   sessionIndex: string;
 }
@@ -68,6 +68,10 @@ export interface DemoSamlIdentityProviderOptions {
   serviceProviders: DemoServiceProvider[];
   /** Serve https with this certificate (the production-posture browser test); plain http otherwise. */
   tls?: SigningCredential;
+  /** The people who can sign in here, by login; default the two demo users (`admin`, `user`). */
+  users?: DemoUsers;
+  /** What its pages call it (default "Demo SAML identity provider"): an organization's provider says whose it is. */
+  name?: string;
 }
 
 export interface DemoSamlIdentityProvider {
@@ -79,8 +83,7 @@ export interface DemoSamlIdentityProvider {
 }
 
 /** The attributes released for a demo user: claim URIs, the `urn:oid` mail, and permissions by a plain name (mapped in the demo's settings). */
-function attributesOf(login: 'admin' | 'user'): Record<string, string[]> {
-  const user = DEMO_USERS[login];
+function attributesOf(user: DemoUser): Record<string, string[]> {
   return {
     'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name': [user.name],
     'urn:oid:0.9.2342.19200300.100.1.3': [user.email],
@@ -93,13 +96,20 @@ export async function startDemoSamlIdentityProvider(
   options: DemoSamlIdentityProviderOptions,
 ): Promise<DemoSamlIdentityProvider> {
   const host = options.host ?? '127.0.0.2';
+  const users: DemoUsers = options.users ?? DEMO_USERS;
+  const name = options.name ?? 'Demo SAML identity provider';
+  const userOf = (login: string | null): DemoUser | undefined =>
+    login !== null && Object.hasOwn(users, login) ? users[login] : undefined;
+  const logins = Object.keys(users).join(', ');
+  const page = (res: ServerResponse, title: string, content: string, status = 200, autoSubmit = false) =>
+    pageOf(name, res, title, content, status, autoSubmit);
   const signing = makeSigningCredential({ commonName: 'demo-saml-idp' });
   const pending = new Map<string, ReceivedAuthnRequest>();
   const sessions = new Map<string, IdpSession>();
   /** A session here, for single logout: the service provider signed in to, and the SessionIndex it was given. */
   const startSession = (
     res: ServerResponse,
-    login: 'admin' | 'user',
+    login: string,
     serviceProvider: DemoServiceProvider | undefined,
   ): string => {
     const sessionIndex = newSamlId();
@@ -141,22 +151,22 @@ export async function startDemoSamlIdentityProvider(
       if (!known) return void page(res, 'Unknown service provider', unknownServiceProvider(request), 400);
       const key = randomBytes(16).toString('hex');
       pending.set(key, request);
-      return void page(res, 'Sign in', loginForm(key, request.issuer));
+      return void page(res, 'Sign in', loginForm(key, request.issuer, users, userWithEmail(users, request.loginHint)));
     }
     if (req.method === 'POST' && url.pathname === '/sso/login') {
       const form = new URLSearchParams(await body(req));
       const request = pending.get(form.get('pending') ?? '');
-      const login = form.get('login');
-      if (!request || (login !== 'admin' && login !== 'user')) {
-        return void page(res, 'Sign-in failed', '<p>Unknown user or expired request. Users: admin, user.</p>', 400);
+      const user = userOf(form.get('login'));
+      if (!request || !user) {
+        return void page(res, 'Sign-in failed', `<p>Unknown user or expired request. Users: ${logins}.</p>`, 400);
       }
       pending.delete(form.get('pending') ?? '');
       const serviceProvider = serviceProviderNamed(request.issuer);
-      const sessionIndex = startSession(res, login, serviceProvider);
+      const sessionIndex = startSession(res, user.login, serviceProvider);
       const response = signedResponse(
         signing,
         entityId,
-        login,
+        user,
         { audience: request.issuer, acsUrl: request.acsUrl, ...serviceProviderOf(request) },
         request.id,
         sessionIndex,
@@ -164,23 +174,23 @@ export async function startDemoSamlIdentityProvider(
       return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), 200, true);
     }
     if (req.method === 'GET' && url.pathname === '/') {
-      return void page(res, 'Portal', portal(serviceProviders()));
+      return void page(res, 'Portal', portal(serviceProviders(), users));
     }
     if (req.method === 'POST' && url.pathname === '/portal/login') {
       const form = new URLSearchParams(await body(req));
       const serviceProvider = serviceProviders()[Number(form.get('sp'))];
-      const login = form.get('login');
-      if (!serviceProvider || (login !== 'admin' && login !== 'user')) {
-        return void page(res, 'Sign-in failed', '<p>Unknown user or application. Users: admin, user.</p>', 400);
+      const user = userOf(form.get('login'));
+      if (!serviceProvider || !user) {
+        return void page(res, 'Sign-in failed', `<p>Unknown user or application. Users: ${logins}.</p>`, 400);
       }
       // SAML Profiles 4.1.5: unsolicited, so no InResponseTo; RelayState by convention names the page to land on.
       const response = signedResponse(
         signing,
         entityId,
-        login,
+        user,
         { ...serviceProvider, audience: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl },
         null,
-        startSession(res, login, serviceProvider),
+        startSession(res, user.login, serviceProvider),
       );
       return void page(res, 'Signing you in', postForm(serviceProvider.acsUrl, response, '/'), 200, true);
     }
@@ -190,7 +200,7 @@ export async function startDemoSamlIdentityProvider(
         res,
         'Sign out',
         session
-          ? `<p>Signed in here as <strong>${escapeHtml(DEMO_USERS[session.login].name)}</strong> (<code>${session.login}</code>), at <code>${escapeHtml(session.serviceProvider.entityId)}</code>.</p>
+          ? `<p>Signed in here as <strong>${escapeHtml(userOf(session.login)?.name ?? session.login)}</strong> (<code>${escapeHtml(session.login)}</code>), at <code>${escapeHtml(session.serviceProvider.entityId)}</code>.</p>
 <form method="post" action="/logout"><button type="submit">Sign out everywhere</button></form>
 <p class="small">Signs you out here, then of the application too (SAML single logout).</p>`
           : '<p>Nobody is signed in here.</p>',
@@ -284,7 +294,7 @@ export async function startDemoSamlIdentityProvider(
 function signedResponse(
   signing: SigningCredential,
   entityId: string,
-  login: 'admin' | 'user',
+  user: DemoUser,
   serviceProvider: { audience: string; acsUrl: string; encryptionCertificatePem?: string },
   inResponseTo: string | null,
   sessionIndex: string,
@@ -293,12 +303,12 @@ function signedResponse(
     assertionXml({
       assertionId: sessionIndex,
       issuer: entityId,
-      nameId: login,
+      nameId: user.login,
       nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
       audiences: [serviceProvider.audience],
       recipient: serviceProvider.acsUrl,
       inResponseTo,
-      attributes: attributesOf(login),
+      attributes: attributesOf(user),
     }),
     'Assertion',
     { credential: signing },
@@ -320,8 +330,8 @@ function signedResponse(
 }
 
 /** One form per known application: sign in at the identity provider, land signed in at the application. */
-function portal(serviceProviders: DemoServiceProvider[]): string {
-  return `<p>Sign in here and land signed in at an application, as the app tiles of Okta, Entra ID or AD FS do (IdP-initiated). ${usersNote()}</p>
+function portal(serviceProviders: DemoServiceProvider[], users: DemoUsers): string {
+  return `<p>Sign in here and land signed in at an application, as the app tiles of Okta, Entra ID or AD FS do (IdP-initiated). ${usersNote(users)}</p>
 ${serviceProviders
   .map(
     (sp, index) => `<form method="post" action="/portal/login">
@@ -340,18 +350,25 @@ function cookieOf(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-function loginForm(pendingKey: string, serviceProvider: string): string {
-  return `<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote()}</p>
+/** The sign-in form, filled in with the user whose address the AuthnRequest's Subject hinted at, if any. */
+function loginForm(
+  pendingKey: string,
+  serviceProvider: string,
+  users: DemoUsers,
+  hinted: DemoUser | undefined,
+): string {
+  const login = hinted ? ` value="${escapeHtml(hinted.login)}"` : ' autofocus';
+  return `<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote(users)}</p>
 <form method="post" action="/sso/login">
 <input type="hidden" name="pending" value="${pendingKey}">
-<label>Login <input name="login" autofocus autocomplete="off"></label>
-<label>Password <input name="password" type="password" placeholder="anything"></label>
+<label>Login <input name="login"${login} autocomplete="off"></label>
+<label>Password <input name="password" type="password" placeholder="anything"${hinted ? ' autofocus' : ''}></label>
 <button type="submit">Sign in</button>
 </form>`;
 }
 
-function usersNote(): string {
-  const users = Object.values(DEMO_USERS)
+function usersNote(people: DemoUsers): string {
+  const users = Object.values(people)
     .map(
       (user) =>
         `<code>${user.login}</code> (${escapeHtml(user.name)}${user.roles.length > 0 ? `: ${escapeHtml(user.roles.join(', '))}` : ', no roles'})`,
@@ -377,10 +394,17 @@ function postForm(acsUrl: string, samlResponse: string, relayState: string | und
 </form>`;
 }
 
-function page(res: ServerResponse, title: string, content: string, status = 200, autoSubmit = false): void {
+function pageOf(
+  name: string,
+  res: ServerResponse,
+  title: string,
+  content: string,
+  status = 200,
+  autoSubmit = false,
+): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(
     demoPage({
-      eyebrow: 'Demo SAML identity provider · development only',
+      eyebrow: `${name} · development only`,
       title,
       body: content,
       ...(autoSubmit ? { bodyAttributes: `onload="document.getElementById('saml-post').submit()"` } : {}),

@@ -1,18 +1,21 @@
 /**
- * The two demo people every demo identity provider signs in: the OpenID provider, the
- * SAML identity provider and the social vendor servers. Development only: any password is
- * accepted for them, and nothing in src/ imports this.
+ * The people of the demo identity providers. Development only: any password is accepted
+ * for them, and nothing in src/ imports this.
  */
 export interface DemoUser {
-  /** The login typed into the dev login form; also the `sub`. */
-  login: 'admin' | 'user';
+  /** The login typed into the identity provider's form; also the OpenID `sub` and the SAML NameID. */
+  login: string;
   name: string;
   email: string;
   roles: string[];
   permissions: string[];
 }
 
-export type DemoLogin = DemoUser['login'];
+/** One demo identity provider's people, by login. */
+export type DemoUsers = Readonly<Record<string, DemoUser>>;
+
+/** The two people of the deployment's own demo providers (OpenID, SAML, the social vendor servers). */
+export type DemoLogin = 'admin' | 'user';
 
 export const DEMO_USERS: Readonly<Record<DemoLogin, DemoUser>> = {
   admin: {
@@ -24,3 +27,25 @@ export const DEMO_USERS: Readonly<Record<DemoLogin, DemoUser>> = {
   },
   user: { login: 'user', name: 'Uma User', email: 'uma@example.test', roles: [], permissions: [] },
 };
+
+/**
+ * The people of Acme's identity provider (a customer organization signing in through a
+ * SAML connection). Mallory is an account Acme's administrator created with a Globex
+ * address: the attack the organization guard stops (docs/connections.md), so Gatehouse
+ * refuses her sign-in through Acme's connection.
+ */
+export const ACME_USERS: DemoUsers = {
+  ada: { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.test', roles: [], permissions: [] },
+  mallory: { login: 'mallory', name: 'Mallory Mallet', email: 'mallory@globex.test', roles: [], permissions: [] },
+};
+
+/** The people of Globex's identity provider (a customer organization signing in through an OpenID Connect connection). */
+export const GLOBEX_USERS: DemoUsers = {
+  grace: { login: 'grace', name: 'Grace Hopper', email: 'grace@globex.test', roles: [], permissions: [] },
+};
+
+/** The user whose address is `email` (any letter case): how a demo provider fills in the login a sign-in was hinted with. */
+export function userWithEmail(users: DemoUsers, email: string | undefined): DemoUser | undefined {
+  if (email === undefined) return undefined;
+  return Object.values(users).find((user) => user.email.toLowerCase() === email.trim().toLowerCase());
+}

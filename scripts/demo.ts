@@ -2,7 +2,9 @@
  * `npm run demo`: a newcomer's first minute. Starts a real OpenID provider (oidc-provider,
  * a devDependency), a SAML 2.0 identity provider (scripts/demo-saml-identity-provider.ts)
  * and three local servers shaped like Microsoft, Amazon and GitHub, all on loopback with
- * the same two demo users, then Gatehouse configured against them (the social providers
+ * the same two demo users, and two customer organizations with identity providers and
+ * people of their own (scripts/demo-organizations.ts: connections, from a folder of
+ * connection files), then Gatehouse configured against them (the social providers
  * through their endpoint overrides). Development only: it refuses
  * NODE_ENV=production, and nothing in src/ imports it.
  */
@@ -11,6 +13,7 @@ import { loadPrettyLogLines } from '../src/adapters/logging/pretty-log-lines.js'
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
+import { startDemoOrganizations, type DemoOrganization } from './demo-organizations.js';
 import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js';
 import {
   DEMO_BACKCHANNEL_LOGOUT_PATH,
@@ -65,6 +68,7 @@ const samlIdp = await startDemoSamlIdentityProvider({
 });
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
+const organizations = await startDemoOrganizations(appOrigin);
 
 // One short line per request instead of JSON, when pino-pretty is installed (it is a devDependency).
 const prettyLogLines = await loadPrettyLogLines();
@@ -92,18 +96,24 @@ try {
         signing: samlSigning,
       }),
       ...social.env,
+      ...organizations.env,
     },
   });
 } catch (error) {
   await idp.close();
   await samlIdp.close();
   await social.close();
+  await organizations.close();
   if (!(error instanceof StartupError)) throw error;
   // What is wrong, once and as text (as `npm start` says it), without a stack trace.
   console.error(`${error.message}\n${error.problems.map((problem) => `  ${formatProblem(problem)}`).join('\n')}`);
   process.exit(1);
 }
 await gatehouse.listen(port, '127.0.0.1');
+// The start's lines (the connections added) above the banner, not in the middle of it:
+// written now, then by pino-pretty's asynchronous stdout writer, which a moment's wait lets finish.
+gatehouse.flushLog();
+await new Promise((resolve) => setTimeout(resolve, 100));
 
 const displayName =
   gatehouse.identityProviders.find((p) => p.info.key === 'OpenIdConnect')?.info.displayName ??
@@ -136,6 +146,17 @@ ${users}
     plain user there, and /Admin says access denied.
 ${social.providers.map(({ key, vendor, server }) => `      ${key}: ${vendor} (local demo server) at ${server.origin}`).join('\n')}
 
+    Or sign in as a person of one of two customer organizations: type the address in
+    "Sign in with your work e-mail", and Gatehouse sends you to that organization's own
+    identity provider (any password there):
+${[organizations.acme, organizations.globex].map(describeOrganization).join('\n')}
+    The starter page then shows application:organization, which Gatehouse sets from the
+    connection. At Acme's sign-in page, sign in as mallory instead (${organizations.acme.users.mallory?.email},
+    an Acme account with another organization's address): Gatehouse refuses it
+    (idp.domain_not_allowed), since one organization's identity provider cannot sign in
+    another's people. The connections are files in ${organizations.folder}:
+    add, change or delete one there and it takes effect within 5 seconds.
+
     Sign in as often as you like: the demo lifts the limit of 30 sign-ins started per
     client every 15 minutes (Session:PendingSignInsPerClient), which a deployment keeps.
 
@@ -150,6 +171,18 @@ ${social.providers.map(({ key, vendor, server }) => `      ${key}: ${vendor} (lo
   Requests are listed below. Ctrl+C stops them all.
 `);
 
+/** `ada@acme.test  Ada Lovelace of Acme Corporation, through its SAML identity provider at <origin>` */
+function describeOrganization(organization: DemoOrganization): string {
+  const protocol = organization.protocol === 'Saml2' ? 'SAML identity provider' : 'OpenID provider';
+  return Object.values(organization.users)
+    .filter((user) => user.email.endsWith(`@${organization.domain}`))
+    .map(
+      (user) =>
+        `      ${user.email.padEnd(19)}${user.name} of ${organization.displayName}, through its ${protocol} at ${organization.origin}`,
+    )
+    .join('\n');
+}
+
 function describeAccess(user: { roles: string[]; permissions: string[] }): string {
   const grants = [...user.roles.map((role) => `${role} role`), ...user.permissions.map((p) => `${p} permission`)];
   return grants.length > 0 ? grants.join(', ') : 'no roles, so /Admin says access denied';
@@ -160,6 +193,7 @@ const stop = async () => {
   await idp.close();
   await samlIdp.close();
   await social.close();
+  await organizations.close();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

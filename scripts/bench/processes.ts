@@ -63,6 +63,14 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: num
   });
 }
 
+/** Runs a measuring script under tsx in a process of its own (with a collectable heap) and reads its one JSON line. */
+export async function jsonLineOf<T>(args: string[], env: Record<string, string>, timeoutMs: number): Promise<T> {
+  const child: ChildProcess = spawnNode(['--expose-gc', '--import', 'tsx', ...args], env);
+  const [line] = await waitForLine(child, /^\{.*\}$/, timeoutMs);
+  await stop(child);
+  return JSON.parse(line) as T;
+}
+
 /** SIGTERM, then SIGKILL if it is still running after `graceMs`. */
 export function stop(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { median } from './cold-start.js';
 import type { RowRun } from './bench-row.js';
 import { MAX_WINDOWS, WINDOWS_AGREE_WITHIN, type CallgrindCount } from './callgrind.js';
+import type { ConnectionScale } from './connection-scale.js';
 import type { LoadSettings } from './load.js';
 import type { RowDefinition } from './rows.js';
 import { readTarget, type Target } from './targets.js';
@@ -86,13 +87,20 @@ interface Spread {
  */
 export function report(
   rows: RowResults[],
-  extras: { coldStart?: ColdStart; memory?: SessionMemory; saml?: SamlValidation; federation?: FederationRead[] },
+  extras: {
+    coldStart?: ColdStart;
+    memory?: SessionMemory;
+    saml?: SamlValidation;
+    federation?: FederationRead[];
+    connections?: ConnectionScale;
+  },
   context: { settings: LoadSettings; rounds: number; pinned: boolean; resultsDir: string; machine: string },
 ): void {
   const find = (key: RowDefinition['key']) => rows.find((row) => row.definition.key === key);
   const bare = find('bare');
   const floor = find('koa-session');
   const redis = find('redis');
+  const memory = find('memory');
   const ratioTo = (row: RowResults, reference: RowResults | undefined, of: 'rps' | 'cpu'): Spread | undefined => {
     if (!reference) return undefined;
     const ratios = row.runs.flatMap((run, round) => {
@@ -127,6 +135,9 @@ export function report(
       vsBareKoa: row === bare ? undefined : ratioTo(row, bare, 'rps'),
       vsFloorRequests: row === floor ? undefined : ratioTo(row, floor, 'rps'),
       vsFloorCpu: row === floor ? undefined : ratioTo(row, floor, 'cpu'),
+      // The connections row against the memory row, the same request in the same rounds.
+      vsMemoryRequests: row.definition.key === 'connections' ? ratioTo(row, memory, 'rps') : undefined,
+      vsMemoryCpu: row.definition.key === 'connections' ? ratioTo(row, memory, 'cpu') : undefined,
       // The Cluster row against one Redis, the same request in the same rounds.
       vsRedisRequests: row.definition.key === 'cluster' ? ratioTo(row, redis, 'rps') : undefined,
       vsRedisCpu: row.definition.key === 'cluster' ? ratioTo(row, redis, 'cpu') : undefined,
@@ -157,6 +168,11 @@ export function report(
     console.log(
       `\nRedis Cluster against one Redis, the same request in the same rounds: req/s ${show(clusterRow.vsRedisRequests)}, CPU per request ${show(clusterRow.vsRedisCpu)}`,
     );
+  const connectionsRow = summaries.find((s) => s.key === 'connections' && !s.skipped);
+  if (connectionsRow?.vsMemoryRequests)
+    console.log(
+      `1,000 connections held against none, the same request in the same rounds: req/s ${show(connectionsRow.vsMemoryRequests)}, CPU per request ${show(connectionsRow.vsMemoryCpu)}`,
+    );
   if (summaries.some((s) => s.instructionsPerRequest !== undefined)) {
     console.log(
       `\ninstructions per request under callgrind (the fewest of the counted windows, counted until the two fewest agree within ${WINDOWS_AGREE_WITHIN * 100}%, at most ${MAX_WINDOWS}; the same build usually repeats within about 1%, the Redis row within a few percent):`,
@@ -170,7 +186,7 @@ export function report(
       );
     }
   }
-  const { coldStart, memory, saml, federation } = extras;
+  const { coldStart, memory: sessionMemory, saml, federation, connections } = extras;
   if (coldStart) {
     console.log(
       `\ncold start to a ready /health/ready: median ${coldStart.medianMs} ms${cpu(coldStart.cpuMeanMs)} (runs: ${coldStart.runsMs.join(', ')} ms)`,
@@ -191,9 +207,9 @@ export function report(
       );
     }
   }
-  if (memory) {
+  if (sessionMemory) {
     console.log(
-      `memory per idle session at ${memory.sessions.toLocaleString('en-US')} sessions: ${memory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${memory.recordJsonBytes} bytes; keys, entries and map ${memory.bytesPerSession - memory.recordJsonBytes} bytes)`,
+      `memory per idle session at ${sessionMemory.sessions.toLocaleString('en-US')} sessions: ${sessionMemory.bytesPerSession} bytes (the JSON of its session and sign-in records is ${sessionMemory.recordJsonBytes} bytes; keys, entries and map ${sessionMemory.bytesPerSession - sessionMemory.recordJsonBytes} bytes)`,
     );
   }
   if (saml) {
@@ -204,6 +220,18 @@ export function report(
   for (const read of federation ?? []) {
     console.log(
       `federation aggregate of ${read.documentMiB} MiB, one identity provider selected${read.signed ? ', the signature checked' : ''}: ${read.blockedMs} ms of one thread (a worker's, above 256 KiB), peak resident memory ${read.peakRssMiB} MiB, heap ${read.heapBeforeMiB} MiB before and ${read.heapAfterMiB} MiB after`,
+    );
+  }
+  if (connections) {
+    const { coldStart: start, memory: held, discovery } = connections;
+    console.log(
+      `cold start with 1,000 connections in the folder: median ${start.manyMedianMs} ms${cpu(start.manyCpuMeanMs)} (runs: ${start.manyRunsMs.join(', ')} ms); with one: ${start.oneMedianMs} ms${cpu(start.oneCpuMeanMs)}`,
+    );
+    console.log(
+      `memory per idle connection at ${held.connections.toLocaleString('en-US')} connections: ${held.bytesPerConnection} bytes`,
+    );
+    console.log(
+      `finding a connection by e-mail domain, per lookup: ${discovery.lookups.map(({ connections: count, nsPerLookup }) => `${nsPerLookup} ns with ${count.toLocaleString('en-US')} connections`).join(', ')}`,
     );
   }
   for (const s of summaries) {
@@ -262,8 +290,22 @@ export function report(
     },
     {
       name: 'memory per idle session at 100,000',
-      value: memory?.bytesPerSession,
+      value: sessionMemory?.bytesPerSession,
       goal: 1024,
+      direction: 'atMost',
+      unit: 'bytes',
+    },
+    {
+      name: 'cold start with 1,000 connections vs one, same run',
+      value: connections ? connections.coldStart.manyMedianMs / connections.coldStart.oneMedianMs : undefined,
+      goal: 1.5,
+      direction: 'atMost',
+      unit: 'x',
+    },
+    {
+      name: 'memory per idle connection at 1,000',
+      value: connections?.memory.bytesPerConnection,
+      goal: 20 * 1024,
       direction: 'atMost',
       unit: 'bytes',
     },
@@ -275,7 +317,7 @@ export function report(
   const file = join(context.resultsDir, 'bench.json');
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory, saml, federation, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
   );
   console.log(`\nwritten to ${file}`);
 }

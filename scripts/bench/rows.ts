@@ -4,7 +4,16 @@
  * each a server process of its own with the request it is loaded with.
  */
 export interface RowDefinition {
-  key: 'bare' | 'koa-session' | 'memory' | 'redis' | 'cluster' | 'anonymous' | 'challenge' | 'frontchannel';
+  key:
+    | 'bare'
+    | 'koa-session'
+    | 'memory'
+    | 'connections'
+    | 'redis'
+    | 'cluster'
+    | 'anonymous'
+    | 'challenge'
+    | 'frontchannel';
   name: string;
   script: string;
   env: Record<string, string>;
@@ -37,12 +46,15 @@ const behindProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.1
 
 /**
  * `cluster`: the seed nodes of the local Redis Cluster the Cluster row runs against, or
- * why it has none; `discovery`: the OpenID provider's discovery the front-channel row reads
- * its issuer from (discovery-server.ts), or why it has none.
+ * why it has none. `connectionsFolder`: the folder of 1,000 connections (SAML2 and OpenID
+ * Connect, scripts/bench/connection-folder.ts) the connections row runs with. `discovery`:
+ * the OpenID provider's discovery the front-channel row reads its issuer from
+ * (discovery-server.ts), or why it has none.
  */
 export function rowDefinitions(
   redisReachable: boolean,
   cluster: { seeds: string[] } | { skip: string },
+  connectionsFolder: string,
   discovery: { issuer: string; caFile: string } | { skip: string } = { skip: 'not asked for' },
 ): RowDefinition[] {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
@@ -73,6 +85,19 @@ export function rowDefinitions(
       name: 'Gatehouse, memory store, authenticated',
       script: 'scripts/bench/gatehouse-server.ts',
       env: memoryStore,
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+    },
+    {
+      // The memory row's request in a deployment with 1,000 customers' connections, none
+      // of them used: what holding them costs every request (the log line's secret scrubbing
+      // among them: each OpenID Connect connection brings a client secret).
+      key: 'connections',
+      name: 'Gatehouse, memory store, authenticated, 1,000 connections',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: { ...memoryStore, ProjectTemplate__Authentication__ConnectionsDirectory: connectionsFolder },
       path: '/api/app-info',
       headers: behindProxy,
       expectedStatus: 200,

@@ -21,6 +21,7 @@
  * @property {boolean} authentication Authentication:Enabled, and with it cookie authentication and the authenticated fallback
  * @property {ProviderKey} [provider] the external provider it enables with its starter values
  * @property {boolean} [challengeDirectly] DefaultChallengeScheme is the provider's scheme: anonymous browsers go straight to it
+ * @property {string} [connectionsDirectory] Authentication:ConnectionsDirectory: connections from this folder (connections-choice.mjs)
  * @property {KeyToSupply[]} keysToSupply what the startup rules still require
  * @property {string} [docsPage] the provider's page in docs/: what to register there, every key
  * @property {string} [vendor] the company behind a neutrally named provider key (Social1: Microsoft)
@@ -100,6 +101,13 @@ export const AUTH_CHOICES = {
     challengeDirectly: false,
     keysToSupply: clientCredentials('GitHub (an OAuth app)'),
   },
+  connections: {
+    summary:
+      'customer organizations sign in through their own OpenID Connect or SAML2 identity providers, one file each in connections/ (an example included), found by the e-mail address typed on the login page',
+    authentication: true,
+    connectionsDirectory: 'connections',
+    keysToSupply: [],
+  },
 };
 
 export const DEFAULT_CHOICE = 'cookies';
@@ -122,6 +130,7 @@ export function postureSettings(choice, schemeOf) {
       path: ['Authentication', 'Providers', provider, 'Enabled'],
       value: provider === choice.provider,
     })),
+    { path: ['Authentication', 'ConnectionsDirectory'], value: choice.connectionsDirectory ?? '' },
     // The startup rules refuse authentication off with the fallback on (docs: Startup validation, 3).
     { path: ['Authorization', 'RequireAuthenticatedUserByDefault'], value: choice.authentication },
   ];

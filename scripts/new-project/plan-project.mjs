@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { AUTH_CHOICES, DEFAULT_CHOICE } from './auth-choices.mjs';
+import { connectionFiles } from './connections-choice.mjs';
 import { packageNameFromDirectory, packageNameProblems } from './package-name.mjs';
 import { providerStarter, rewriteAppsettings } from './rewrite-appsettings.mjs';
 import { rewriteLockfile, rewritePackage, templateIdentity } from './rewrite-package.mjs';
@@ -57,11 +58,14 @@ export function planProject(request) {
   try {
     const templateVersion = templateIdentity(readTemplateText(templateFiles, 'package.json')).version;
     const rewritten = rewriteTemplateFiles(templateFiles, { name, templateVersion, choiceName, choice });
-    const files = templateFiles.map(({ path, source, mode }) => ({
-      path,
-      content: rewritten.get(path) ?? readFileSync(source),
-      mode,
-    }));
+    const files = [
+      ...templateFiles.map(({ path, source, mode }) => ({
+        path,
+        content: rewritten.get(path) ?? readFileSync(source),
+        mode,
+      })),
+      ...connectionFiles(choice).map(({ path, text }) => ({ path, content: text, mode: 0o644 })),
+    ];
     return {
       plan: {
         target: request.target,

@@ -1,4 +1,5 @@
 import { keysToSupply } from './auth-choices.mjs';
+import { CONNECTIONS_STARTUP_SENTENCE, connectionsPosture } from './connections-choice.mjs';
 import {
   README_DEFAULT_POSTURE_PARAGRAPH,
   README_FIRST_KEPT_HEADING,
@@ -74,6 +75,7 @@ function postureSection(facts) {
       'show what that looks like.',
     ];
   }
+  if (choice.connectionsDirectory) return connectionsPosture(choiceName, choice.connectionsDirectory);
   if (!choice.provider || !facts.provider) {
     return [
       '**Authentication is on, no identity provider is enabled yet, and every routed endpoint without',
@@ -131,6 +133,7 @@ function startupSentence({ choice }) {
   if (!choice.authentication) {
     return 'As generated it starts with no further configuration, with authentication off: every\nunannotated endpoint is public (see "Authentication posture of this project" above).';
   }
+  if (choice.connectionsDirectory) return CONNECTIONS_STARTUP_SENTENCE;
   if (choice.provider) {
     return 'As generated it starts once the keys under "Keys still to supply" above hold real values;\nuntil then it stops and names them.';
   }

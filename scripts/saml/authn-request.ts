@@ -13,6 +13,8 @@ export interface ReceivedAuthnRequest {
   acsUrl: string;
   /** The RelayState to send back unchanged, if any. */
   relayState: string | undefined;
+  /** The NameID of the request's Subject, if it names one: who the service provider expects (SAML Core 3.4.1). */
+  loginHint?: string;
   xml: string;
 }
 
@@ -67,11 +69,14 @@ export function readRedirectedAuthnRequest(location: string | URL): ReceivedAuth
   const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
   const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
   const issuer = request.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Issuer')[0];
+  const subject = request.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Subject')[0];
+  const nameId = subject?.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'NameID')[0];
   return {
     id: request.getAttribute('ID') ?? '',
     issuer: issuer?.textContent ?? '',
     acsUrl: request.getAttribute('AssertionConsumerServiceURL') ?? '',
     relayState: url.searchParams.get('RelayState') ?? undefined,
+    loginHint: nameId?.textContent ?? undefined,
     xml,
   };
 }

@@ -7,6 +7,7 @@ import type { ManageSessions } from '../application/use-cases/manage-sessions.js
 import type { SignOut } from '../application/use-cases/sign-out.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { FlowBindingCookie } from '../adapters/koa/flow-binding-cookie.js';
+import { formActionOrigins } from '../adapters/koa/form-redirect.js';
 import { ApplicationPolicyNames } from './policies.js';
 import { accountRoutes } from '../adapters/koa/routes/account-routes.js';
 import { adminRoutes } from '../adapters/koa/routes/admin-routes.js';
@@ -48,6 +49,7 @@ export interface EndpointTableParts {
 export function endpointTable(parts: EndpointTableParts): Endpoint[] {
   const { settings, environment, providers } = parts;
   const info = appInfo(parts.rootDir, environment, parts.startedAt);
+  const formActions = formActionOrigins(providers.builtIn);
   return [
     ...healthRoutes(parts.checkReadiness),
     ...errorRoutes(),
@@ -60,6 +62,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
       developmentHints: environment !== 'production',
+      formActionOrigins: formActions,
     }),
     ...sessionsRoutes({
       manageSessions: parts.manageSessions,
@@ -75,6 +78,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       discoverConnection: parts.discoverConnection,
       flowBinding: parts.flowBinding,
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
+      formActionOrigins: formActions,
     }),
     ...homeRoutes({
       policies: parts.policies,

@@ -29,6 +29,7 @@ import { sessionCookieName } from '../adapters/koa/session/session-middleware.js
 import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import { missingPolicies } from '../domain/authorization/decide-access.js';
 import { applicationIdentity } from './application-identity.js';
+import { formActionOrigins } from '../adapters/koa/form-redirect.js';
 import { endpointTable } from './endpoint-table.js';
 import { connectionIdInPath } from '../domain/connections/connection.js';
 import { applicationPolicies } from './policies.js';
@@ -98,9 +99,7 @@ export function createPipeline(
     publicDir: join(rootDir, 'public'),
     applicationName: applicationIdentity(rootDir).displayName,
     // RP-initiated logout redirects a form POST to the provider; CSP form-action must allow it.
-    formActionOrigins: identityProviders.builtIn.flatMap((provider) =>
-      provider.formActionOrigin ? [provider.formActionOrigin] : [],
-    ),
+    formActionOrigins: formActionOrigins(identityProviders.builtIn),
     endpoints,
     // With authentication disabled no session is ever read or written.
     session: settings.Authentication.Enabled

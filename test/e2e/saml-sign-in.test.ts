@@ -22,6 +22,7 @@ import { makeSigningCredential } from '../../scripts/saml/signing-credential.js'
 import { freePort } from '../../scripts/free-port.js';
 import { exitOf, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 import { launchChromium } from './support/chromium.js';
+import { claimRows } from './support/claim-rows.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';
 import { PageWatch } from './support/page-watch.js';
 import { TlsProxy } from './support/tls-proxy.js';
@@ -66,14 +67,6 @@ function expectCrossSiteThenSameSite(posts: AcsPost[], idpOrigin: string, appOri
   expect(posts.map((post) => new URL(post.from).origin)).to.deep.equal([idpOrigin, appOrigin]);
   expect(posts[0]?.cookie, 'the cross-site POST carries no Lax cookie of ours').not.to.contain(flowCookie);
   expect(posts[1]?.cookie, 'the same-site re-post carries the flow cookie').to.contain(`${flowCookie}=`);
-}
-
-async function claimRows(page: Page): Promise<string[][]> {
-  return page
-    .locator('table tbody tr')
-    .evaluateAll((rows) =>
-      rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
-    );
 }
 
 describe('SAML sign-in in a real browser (chromium)', function () {

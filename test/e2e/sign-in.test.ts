@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../scripts/demo-users.js';
 import { packageName } from '../support/package-name.js';
 import { launchChromium } from './support/chromium.js';
+import { claimRows } from './support/claim-rows.js';
 import { confirmSignOutAtDemoProvider, signInAtDemoProvider } from './support/demo-provider-pages.js';
 import { startDemoStack, type DemoStack } from './support/demo-stack.js';
 import { PageWatch } from './support/page-watch.js';
@@ -38,15 +39,6 @@ describe('Sign-in in a real browser (chromium)', function () {
 
   async function sessionCookie(context: BrowserContext): Promise<Cookie | undefined> {
     return (await context.cookies(stack.appOrigin)).find((cookie) => cookie.name === SESSION_COOKIE);
-  }
-
-  /** The starter page's claims table as [type, value] rows. */
-  async function claimRows(page: Page): Promise<string[][]> {
-    return page
-      .locator('table tbody tr')
-      .evaluateAll((rows) =>
-        rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
-      );
   }
 
   /** Gatehouse's stylesheet is applied: its font stack and page background, not the browser's defaults. */

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/chromium.js';
+import { claimRows } from './support/claim-rows.js';
 import { startSocialStack, type SocialStack } from './support/social-stack.js';
 import { freshBrowser as openFreshBrowser, isErrorLine } from './support/fresh-browser.js';
 
@@ -96,11 +97,7 @@ describe('Social sign-in in a real browser (chromium)', function () {
         await page.waitForURL(`${stack.appOrigin}/`);
         const name = journey.claims[1][1];
         await page.getByRole('heading', { name: `Welcome, ${name}` }).waitFor();
-        const rows = await page
-          .locator('table tbody tr')
-          .evaluateAll((trs) =>
-            trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
-          );
+        const rows = await claimRows(page);
         expect(rows).to.deep.include.members(journey.claims.map(([type, value]) => [type, value]));
         const cookie = (await context.cookies(stack.appOrigin)).find((c) => c.name === 'gatehouse.sid');
         expect(cookie).to.include({ httpOnly: true, sameSite: 'Lax' });

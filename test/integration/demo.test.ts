@@ -95,6 +95,40 @@ describe('npm run demo (the terminal)', function () {
     expect((await authorize('nobody-registered-this')).status).to.equal(400);
   });
 
+  it("names the two organizations' people to type in the e-mail form, each sent to their organization's identity provider, and the one refused", async () => {
+    const { stdout } = demo.output();
+    expect(stdout).to.contain('"Sign in with your work e-mail"');
+    const acme =
+      /^ +ada@acme\.test +Ada Lovelace of Acme Corporation, through its SAML identity provider at (http:\/\/127\.0\.0\.3:\d+)$/m.exec(
+        stdout,
+      )?.[1];
+    const globex =
+      /^ +grace@globex\.test +Grace Hopper of Globex, through its OpenID provider at (http:\/\/127\.0\.0\.4:\d+)$/m.exec(
+        stdout,
+      )?.[1];
+    expect(acme, stdout).to.be.a('string');
+    expect(globex, stdout).to.be.a('string');
+    expect(stdout).to.match(/sign in as mallory instead \(mallory@globex\.test,\s+an Acme account/);
+    expect(stdout).to.contain('(idp.domain_not_allowed)');
+
+    // What the terminal says holds: each address is sent to the provider printed beside it.
+    const jar = new CookieJar();
+    const login = await (await jar.fetch(`${app}/Account/Login`)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(login)?.[1] ?? expect.fail('no e-mail form on the login page');
+    for (const [email, origin] of [
+      ['ada@acme.test', acme],
+      ['grace@globex.test', globex],
+    ]) {
+      const discovered = await jar.fetch(`${app}/External/Discover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, email: email ?? '', returnUrl: '/' }),
+      });
+      expect(discovered.status, email).to.equal(302);
+      expect(new URL(discovered.headers.get('location') ?? '').origin, email).to.equal(origin);
+    }
+  });
+
   it('signs the browser out of Gatehouse when the user signs out at the demo identity provider (back- and front-channel logout)', async () => {
     const issuer = /The demo identity provider runs at (http:\/\/[^ ]+) /.exec(demo.output().stdout)?.[1];
     expect(demo.output().stdout).to.contain(`Signing out at the demo identity provider itself (${issuer}/session/end)`);

@@ -37,10 +37,11 @@ export function canonicalize(value: unknown, schema: Schema, path: string[], fin
 
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const known = Object.keys(properties);
+  const spellings = spellingsOf(schema, known);
   const freeForm = isPlainObject(schema.additionalProperties) ? (schema.additionalProperties as Schema) : undefined;
   const result: Tree = {};
   for (const [key, child] of Object.entries(value)) {
-    const canonical = known.find((name) => name.toLowerCase() === key.toLowerCase());
+    const canonical = spellings.get(key.toLowerCase());
     if (canonical) {
       const value = canonicalize(child, properties[canonical] ?? {}, [...path, canonical], findings);
       const existing = result[canonical];
@@ -50,6 +51,23 @@ export function canonicalize(value: unknown, schema: Schema, path: string[], fin
     else findings.unknown.push({ path: [...path, key], siblings: known });
   }
   return result;
+}
+
+const spellingsBySchema = new WeakMap<Schema, ReadonlyMap<string, string>>();
+
+/**
+ * A schema object's keys by their lower-case spelling, made once per schema object: a
+ * folder of a thousand connections canonicalizes a thousand sections against one schema.
+ */
+function spellingsOf(schema: Schema, known: readonly string[]): ReadonlyMap<string, string> {
+  let spellings = spellingsBySchema.get(schema);
+  if (!spellings) {
+    const byLowerCase = new Map<string, string>();
+    for (const name of known) if (!byLowerCase.has(name.toLowerCase())) byLowerCase.set(name.toLowerCase(), name);
+    spellings = byLowerCase;
+    spellingsBySchema.set(schema, spellings);
+  }
+  return spellings;
 }
 
 /**

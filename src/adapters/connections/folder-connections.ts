@@ -1,13 +1,18 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { ConnectionChange, ConnectionDirectory } from '../../application/ports/connection-directory.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { ConnectionDeclaration } from '../../domain/connections/connection.js';
 import { error } from '../../domain/settings/problem.js';
 import type { SectionReader } from './connection-section.js';
+import { blockingFiles, nonBlockingFiles, type FolderFiles } from './folder-files.js';
 
 /** How often the folder is looked at: a change takes effect within this and the time to read it (docs: 5 s). */
 export const FOLDER_POLL_MS = 2_000;
+/**
+ * Files looked at, and read, at the same time: a start with a thousand files waits for the
+ * file system a thousand times over if it looks at one at a time (docs/performance.md).
+ */
+const FILES_AT_ONCE = 32;
 
 /** What a file was when last read: a change to it, or to a secret file it names, is a change of the connection. */
 interface Seen {
@@ -24,7 +29,9 @@ interface Seen {
  * events do not cross every file system a volume can be). Each poll looks at every file's
  * size and time and reads again only the files that changed (and those whose secret file
  * changed). A folder that cannot be listed changes nothing: a volume gone for a moment
- * must not end every organization's sessions.
+ * must not end every organization's sessions. The start reads the folder with blocking
+ * calls (nothing is served yet, and a thousand files are read several times faster);
+ * the polls while serving never block (folder-files.ts).
  */
 export class FolderConnections implements ConnectionDirectory {
   readonly name = 'folder';
@@ -39,7 +46,7 @@ export class FolderConnections implements ConnectionDirectory {
   ) {}
 
   async read(): Promise<ConnectionDeclaration[]> {
-    const changes = (await this.#changes()) ?? [];
+    const changes = (await this.#changes(blockingFiles)) ?? [];
     return changes.flatMap((change) => (change.kind === 'declared' ? [change.declaration] : []));
   }
 
@@ -48,7 +55,7 @@ export class FolderConnections implements ConnectionDirectory {
     const timer = setInterval(() => {
       if (polling) return; // one poll at a time: a slow volume must not pile them up
       polling = true;
-      this.#changes()
+      this.#changes(nonBlockingFiles)
         .then((changes) => {
           if (changes && changes.length > 0) onChanges(changes);
         })
@@ -62,10 +69,10 @@ export class FolderConnections implements ConnectionDirectory {
   }
 
   /** What changed since the last look; undefined when the folder could not be listed. */
-  async #changes(): Promise<ConnectionChange[] | undefined> {
+  async #changes(files: FolderFiles): Promise<ConnectionChange[] | undefined> {
     let names: string[];
     try {
-      names = (await readdir(this.folder)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+      names = (await files.list(this.folder)).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
     } catch {
       if (!this.#unreadableReported) {
         this.logger.error(
@@ -77,7 +84,8 @@ export class FolderConnections implements ConnectionDirectory {
       return undefined;
     }
     this.#unreadableReported = false;
-    const present = new Set(names.map((file) => join(this.folder, file)));
+    const paths = names.map((file) => join(this.folder, file));
+    const present = new Set(paths);
     // Removals first: a file renamed (`acme.json` to `Acme.json` or `acme-corp.json`) gives up its
     // name, domains and identity provider before the new file claims them, as a restart would see it.
     const changes: ConnectionChange[] = [];
@@ -86,22 +94,33 @@ export class FolderConnections implements ConnectionDirectory {
       this.#seen.delete(path);
       changes.push({ kind: 'removed', name: nameOf(path), origin: path });
     }
-    for (const path of present) {
-      const signature = await this.#signature(path, this.#seen.get(path)?.secretFiles ?? []);
-      if (signature === undefined || signature === this.#seen.get(path)?.signature) continue;
-      const { declaration, secretFiles } = await this.#declaration(path);
-      // The signature after reading, with the secret files it names now.
-      this.#seen.set(path, { signature: (await this.#signature(path, secretFiles)) ?? signature, secretFiles });
-      changes.push({ kind: 'declared', declaration });
-    }
+    // Then the declarations, in the folder's order whatever order the looks finish in.
+    const looked = await inGroups(paths, FILES_AT_ONCE, (path) => this.#look(files, path));
+    for (const change of looked) if (change !== undefined) changes.push(change);
     return changes;
   }
 
-  async #signature(path: string, secretFiles: readonly string[]): Promise<string | undefined> {
+  /** The file's declaration when it changed since it was last read (or was never read), else undefined. */
+  async #look(files: FolderFiles, path: string): Promise<ConnectionChange | undefined> {
+    const seenSecretFiles = this.#seen.get(path)?.secretFiles ?? [];
+    const signature = await this.#signature(files, path, seenSecretFiles);
+    if (signature === undefined || signature === this.#seen.get(path)?.signature) return undefined;
+    const { declaration, secretFiles } = await this.#declaration(files, path);
+    // With the secret files it names now; the file as looked at before reading it (a change
+    // made meanwhile has a signature of its own, so the next look reads the file again).
+    const sameSecretFiles =
+      secretFiles.length === seenSecretFiles.length &&
+      secretFiles.every((file, index) => file === seenSecretFiles[index]);
+    const now = sameSecretFiles ? signature : await this.#signature(files, path, secretFiles);
+    this.#seen.set(path, { signature: now ?? signature, secretFiles });
+    return { kind: 'declared', declaration };
+  }
+
+  async #signature(files: FolderFiles, path: string, secretFiles: readonly string[]): Promise<string | undefined> {
     try {
       const parts = [];
       for (const file of [path, ...secretFiles]) {
-        const stats = await stat(file).catch(() => undefined);
+        const stats = await files.stat(file).catch(() => undefined);
         parts.push(stats ? `${stats.size}:${stats.mtimeMs}:${stats.ino}` : 'missing');
       }
       return parts[0] === 'missing' ? undefined : parts.join('|');
@@ -110,11 +129,14 @@ export class FolderConnections implements ConnectionDirectory {
     }
   }
 
-  async #declaration(path: string): Promise<{ declaration: ConnectionDeclaration; secretFiles: string[] }> {
+  async #declaration(
+    files: FolderFiles,
+    path: string,
+  ): Promise<{ declaration: ConnectionDeclaration; secretFiles: string[] }> {
     const name = nameOf(path);
     let raw: unknown;
     try {
-      raw = JSON.parse(await readFile(path, 'utf8'));
+      raw = JSON.parse(await files.read(path));
     } catch {
       // The parser's message quotes the file, which may hold a secret: name the file only.
       return {
@@ -127,6 +149,15 @@ export class FolderConnections implements ConnectionDirectory {
       secretFiles: secretFilesOf(raw, this.folder),
     };
   }
+}
+
+/** `work` on every item, at most `size` at a time, the results in the items' order. */
+async function inGroups<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += size) {
+    results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  }
+  return results;
 }
 
 function nameOf(path: string): string {

@@ -35,13 +35,17 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsL
   const threshold = LEVEL_NUMBERS[options.level];
   const redact = pathRedactor(redactPaths(options.secretKeyPaths));
   const known = new Set(options.secretValues);
-  let scrub = secretScrubber([...known]);
+  // Built again when the next line is written after new secrets were learned, not once per
+  // secret: a start reading a thousand connection files learns a thousand.
+  let scrub: ((line: string) => string) | undefined;
   const { destination } = options;
   const writerAt = (level: number) =>
     level < threshold
       ? () => undefined
       : (fields: object, message: string) =>
-          destination.write(scrub(jsonLine(level, redact(withError(fields)), message)));
+          destination.write(
+            (scrub ??= secretScrubber([...known]))(jsonLine(level, redact(withError(fields)), message)),
+          );
   return {
     debug: writerAt(20),
     info: writerAt(30),
@@ -50,7 +54,7 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsL
     learnSecrets(values) {
       const before = known.size;
       for (const value of values) known.add(value);
-      if (known.size !== before) scrub = secretScrubber([...known]);
+      if (known.size !== before) scrub = undefined;
     },
   };
 }

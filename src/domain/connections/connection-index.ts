@@ -19,6 +19,8 @@ export interface ConnectionConflict {
 export class ConnectionIndex {
   readonly #byId = new Map<string, Connection>();
   readonly #byIssuer = new Map<string, Connection>();
+  /** Each connection's issuer as compared, worked out once: parsing a URL is the dearest part of adding one. */
+  readonly #issuerKeys = new WeakMap<Connection, string>();
   readonly #domains = new DomainOwners<Connection>();
 
   /** @param reservedNames the built-in providers' keys and schemes, and `Cookies`, in lower case. */
@@ -41,6 +43,15 @@ export class ConnectionIndex {
     return this.#byIssuer.get(issuerKey(issuer));
   }
 
+  #issuerKeyOf(connection: Connection): string {
+    let key = this.#issuerKeys.get(connection);
+    if (key === undefined) {
+      key = issuerKey(connection.issuer);
+      this.#issuerKeys.set(connection, key);
+    }
+    return key;
+  }
+
   all(): IterableIterator<Connection> {
     return this.#byId.values();
   }
@@ -61,7 +72,7 @@ export class ConnectionIndex {
         message: `is the name of another connection (${replaced.origin}), letter case aside`,
       });
     }
-    const sameIssuer = candidate.issuer === '' ? undefined : this.#byIssuer.get(issuerKey(candidate.issuer));
+    const sameIssuer = candidate.issuer === '' ? undefined : this.#byIssuer.get(this.#issuerKeyOf(candidate));
     if (sameIssuer && sameIssuer.id !== candidate.id) {
       conflicts.push({
         setting: candidate.issuerSetting,
@@ -69,7 +80,9 @@ export class ConnectionIndex {
       });
     }
     candidate.domains.forEach((pattern, index) => {
-      const owner = this.#ownerOfPattern(pattern, candidate.id);
+      // Overlap is ownership too: `*.example.com` and `team.example.com` held by two
+      // organizations would let the first's provider be offered the second's people.
+      const owner = this.#domains.overlapping(pattern, (held) => held.id === candidate.id);
       if (owner) {
         conflicts.push({
           setting: `Domains:${index}`,
@@ -84,7 +97,7 @@ export class ConnectionIndex {
   put(connection: Connection): void {
     this.remove(connection.id);
     this.#byId.set(connection.id, connection);
-    if (connection.issuer !== '') this.#byIssuer.set(issuerKey(connection.issuer), connection);
+    if (connection.issuer !== '') this.#byIssuer.set(this.#issuerKeyOf(connection), connection);
     for (const pattern of connection.domains) this.#domains.claim(pattern, connection);
   }
 
@@ -93,19 +106,11 @@ export class ConnectionIndex {
     const existing = this.#byId.get(id);
     if (!existing) return undefined;
     this.#byId.delete(id);
-    if (existing.issuer !== '' && this.#byIssuer.get(issuerKey(existing.issuer)) === existing) {
-      this.#byIssuer.delete(issuerKey(existing.issuer));
+    if (existing.issuer !== '' && this.#byIssuer.get(this.#issuerKeyOf(existing)) === existing) {
+      this.#byIssuer.delete(this.#issuerKeyOf(existing));
     }
     for (const pattern of existing.domains) this.#domains.release(pattern);
     return existing;
-  }
-
-  /**
-   * Overlap is ownership too: `*.example.com` and `team.example.com` held by two
-   * organizations would let the first's provider be offered the second's people.
-   */
-  #ownerOfPattern(pattern: string, candidateId: string): Connection | undefined {
-    return this.#domains.overlapping(pattern, (owner) => owner.id !== candidateId);
   }
 }
 

@@ -39,12 +39,29 @@ export const CONSUMER_MAIL_DOMAINS: ReadonlySet<string> = new Set([
   '126.com',
 ]);
 
-/** True when the pattern (`example.com` or `*.example.com`) is, or covers, a consumer mail domain. */
+/** The domains strictly above a consumer mail domain (`com`, `ru`, `co.uk` ...): what a wildcard over one covers. */
+const ABOVE_CONSUMER_DOMAINS: ReadonlySet<string> = new Set(
+  [...CONSUMER_MAIL_DOMAINS].flatMap((consumer) =>
+    consumer
+      .split('.')
+      .slice(1)
+      .map((_, index, labels) => labels.slice(index).join('.')),
+  ),
+);
+
+/**
+ * True when the pattern (`example.com` or `*.example.com`) is, or covers, a consumer mail
+ * domain: itself one, under one (`x.gmail.com` is Google's too), or a wildcard above one
+ * (`*.com`). Map reads, one per label: asked for every domain of every connection.
+ */
 export function isConsumerDomainPattern(pattern: string): boolean {
-  const base = pattern.startsWith('*.') ? pattern.slice(2) : pattern;
-  if (CONSUMER_MAIL_DOMAINS.has(base)) return true;
-  // `*.com` covers every consumer domain of that suffix; a domain under one (`x.gmail.com`) is theirs too.
-  return [...CONSUMER_MAIL_DOMAINS].some(
-    (consumer) => base.endsWith(`.${consumer}`) || (pattern.startsWith('*.') && consumer.endsWith(`.${base}`)),
-  );
+  const wildcard = pattern.startsWith('*.');
+  const base = wildcard ? pattern.slice(2) : pattern;
+  if (wildcard && ABOVE_CONSUMER_DOMAINS.has(base)) return true;
+  for (let domain: string | undefined = base; domain !== undefined;) {
+    if (CONSUMER_MAIL_DOMAINS.has(domain)) return true;
+    const dot = domain.indexOf('.');
+    domain = dot === -1 ? undefined : domain.slice(dot + 1);
+  }
+  return false;
 }

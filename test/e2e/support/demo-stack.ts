@@ -10,6 +10,7 @@ import {
   demoSamlSettings,
   demoSettings,
 } from '../../../scripts/demo-settings.js';
+import { startDemoOrganizations, type DemoOrganizations } from '../../../scripts/demo-organizations.js';
 import { createGatehouse, type Gatehouse } from '../../../src/bootstrap/gatehouse.js';
 import { freePort } from '../../../scripts/free-port.js';
 import { makeSigningCredential } from '../../../scripts/saml/signing-credential.js';
@@ -23,6 +24,8 @@ export interface DemoStack {
   displayName: string;
   /** The demo SAML identity provider (on 127.0.0.2: another site than the app) and its login-page name. */
   saml: { origin: string; displayName: string };
+  /** Acme (SAML, on 127.0.0.3) and Globex (OpenID Connect, on 127.0.0.4): connections from a folder. */
+  organizations: DemoOrganizations;
   /** From the provider's discovery document: where RP-initiated logout sends the browser. */
   endSessionEndpoint: string;
   gatehouse: Gatehouse;
@@ -32,8 +35,9 @@ export interface DemoStack {
 }
 
 /**
- * The demo identity providers (OpenID Connect and SAML) and a Gatehouse configured against
- * them, as `npm run demo` composes them, both on free loopback ports. The app port is chosen first because the
+ * The demo identity providers (OpenID Connect and SAML, and the two organizations'
+ * connections) and a Gatehouse configured against them, as `npm run demo` composes them, all
+ * on free loopback ports. The app port is chosen first because the
  * provider's client registration needs the redirect URIs before Gatehouse listens.
  */
 export async function startDemoStack(): Promise<DemoStack> {
@@ -59,6 +63,7 @@ export async function startDemoStack(): Promise<DemoStack> {
     serviceProviders: [demoSamlServiceProvider(appOrigin, samlSigning)],
   });
   const saml = { origin: new URL(samlIdp.metadataUrl).origin, displayName: 'the demo SAML identity provider' };
+  const organizations = await startDemoOrganizations(appOrigin);
   const logs: string[] = [];
   let gatehouse: Gatehouse | undefined;
   try {
@@ -73,6 +78,7 @@ export async function startDemoStack(): Promise<DemoStack> {
           displayName: saml.displayName,
           signing: samlSigning,
         }),
+        ...organizations.env,
       },
       logDestination: { write: (line: string) => void logs.push(line) },
     });
@@ -91,6 +97,7 @@ export async function startDemoStack(): Promise<DemoStack> {
       issuer: idp.issuer,
       displayName,
       saml,
+      organizations,
       endSessionEndpoint,
       gatehouse,
       logs,
@@ -98,12 +105,14 @@ export async function startDemoStack(): Promise<DemoStack> {
         await gatehouse?.shutdown();
         await idp.close();
         await samlIdp.close();
+        await organizations.close();
       },
     };
   } catch (error) {
     await gatehouse?.shutdown();
     await idp.close();
     await samlIdp.close();
+    await organizations.close();
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { projectTemplateSchema, secretKeyPaths } from '../../../src/adapters/config/schema.js';
 import { createJsonLinesLogger } from '../../../src/adapters/logging/json-lines-logger.js';
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
-import { redactUrl } from '../../../src/adapters/logging/redaction.js';
+import { redactUrl, secretScrubber } from '../../../src/adapters/logging/redaction.js';
 import type { LoggingSettings } from '../../../src/domain/settings/settings.js';
 
 function capture(secretValues: string[] = [], level: LoggingSettings['Level'] = 'debug') {
@@ -92,6 +92,54 @@ describe('logging with redaction', () => {
     expect(text()).not.to.contain('SENTINEL');
     expect(text()).to.contain('[REDACTED]');
   });
+
+  it('scrubs secrets learned after the start (a connection file read) from every later line', () => {
+    const { logger, text } = capture(['SENTINEL-configured']);
+    logger.info({ note: 'SENTINEL-learned-1 SENTINEL-configured' }, 'before');
+    logger.learnSecrets(['SENTINEL-learned-1']);
+    logger.info({ note: 'SENTINEL-learned-1 SENTINEL-configured' }, 'after one');
+    logger.learnSecrets(['SENTINEL-learned-2', 'SENTINEL-learned-3']);
+    logger.info({ note: 'SENTINEL-learned-3 SENTINEL-learned-2 SENTINEL-learned-1' }, 'after three');
+    const [before, afterOne, afterThree] = text().split('\n');
+    expect(before).to.contain('SENTINEL-learned-1').and.not.contain('SENTINEL-configured');
+    expect(afterOne).not.to.contain('SENTINEL');
+    expect(afterThree).not.to.contain('SENTINEL');
+  });
+
+  // Up to 16 needles (a secret and its JSON-escaped spelling each) are searched one by one,
+  // more all at once: each way on every placement, letter case and escaping.
+  for (const count of [3, 200]) {
+    describe(`scrubbing ${count} secrets from a line`, () => {
+      const secrets = Array.from({ length: count }, (_, index) => `SENTINEL-${index}-${'x'.repeat(index % 30)}"q`);
+      const scrub = secretScrubber(secrets);
+      const last = secrets[count - 1] ?? '';
+      const escaped = JSON.stringify(last).slice(1, -1);
+
+      it('scrubs one at the start, in the middle and at the end, raw or JSON-escaped', () => {
+        for (const line of [`${last} after`, `before ${last} after`, `before ${last}`, last, `{"a":"${escaped}"}`]) {
+          expect(scrub(line), line).not.to.contain('SENTINEL');
+          expect(scrub(line)).to.contain('[REDACTED]');
+        }
+      });
+
+      it('scrubs several in one line, and one whose first characters another shares', () => {
+        const line = `${secrets[0]} and ${last}, ${secrets[1]}`;
+        expect(scrub(line)).to.equal('[REDACTED] and [REDACTED], [REDACTED]');
+      });
+
+      it('leaves a line without any as it is: short, long, or holding a secret but for its last character', () => {
+        for (const line of [
+          '',
+          'abc',
+          'SENTIN',
+          '{"level":30,"msg":"request"}',
+          last.slice(0, -1),
+          `x${last.slice(1)}`,
+        ])
+          expect(scrub(line), line).to.equal(line);
+      });
+    });
+  }
 
   it('logs errors by name, message and code, never their cause', () => {
     const { logger, text } = capture();

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import * as prettier from 'prettier';
 import { AUTH_CHOICES, keysToSupply, PROVIDER_KEYS } from '../../../scripts/new-project/auth-choices.mjs';
+import { connectionFiles } from '../../../scripts/new-project/connections-choice.mjs';
 import { planProject } from '../../../scripts/new-project/plan-project.mjs';
 import { writeProject } from '../../../scripts/new-project/write-project.mjs';
 import { listTemplateFiles } from '../../../scripts/new-project/template-files.mjs';
@@ -60,10 +61,13 @@ describe('new project: generating every --authProvider choice', function () {
   });
   after(() => removeFolder(folder));
 
-  it('copies every file of the repository but those the manifest leaves out, and nothing else', () => {
+  it("copies every file of the repository but those the manifest leaves out, and nothing else but the choice's own", () => {
     const expected = repositoryFiles().filter((path) => !isLeftOut(path));
     expect(expected).to.include.members(['package.json', 'src/bootstrap/main.ts', '.gitignore', '.ci/run']);
-    for (const dir of projects.values()) expect(filesUnder(dir)).to.deep.equal(expected);
+    for (const [name, dir] of projects) {
+      const added = connectionFiles(AUTH_CHOICES[name] ?? expect.fail(name)).map((file) => file.path);
+      expect(filesUnder(dir)).to.deep.equal([...expected, ...added].sort());
+    }
   });
 
   it('copies the files it does not rewrite byte for byte, executable bits included', () => {
@@ -126,7 +130,9 @@ describe('new project: generating every --authProvider choice', function () {
       expect(lines.length).to.equal(templateLines.length);
       const changed = lines.filter((line, index) => line !== templateLines[index]);
       for (const line of changed)
-        expect(line, name).to.match(/^\s*"(Enabled|DefaultChallengeScheme|RequireAuthenticatedUserByDefault)": /);
+        expect(line, name).to.match(
+          /^\s*"(Enabled|DefaultChallengeScheme|RequireAuthenticatedUserByDefault|ConnectionsDirectory)": /,
+        );
     }
     expect(read(projects.get('cookies') ?? '', 'config/appsettings.json')).to.equal(
       read(templateRoot, 'config/appsettings.json'),

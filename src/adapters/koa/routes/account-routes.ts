@@ -4,6 +4,7 @@ import { allowAnonymous, authorize } from '../../../domain/authorization/endpoin
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import { readVerifiedForm } from '../anti-forgery.js';
 import { auditRequest } from '../audit-request.js';
+import { redirectAfterForm } from '../form-redirect.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 import { singleQuery } from '../query.js';
@@ -15,6 +16,8 @@ export interface AccountRouteDeps extends LoginPageDeps {
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
   signedOutNotice: SignedOutNotice;
+  /** The origins the CSP `form-action` names besides this site (form-redirect.ts). */
+  formActionOrigins: readonly string[];
 }
 
 /** `/Account/Login`, `/Account/Logout` and `/Account/AccessDenied`. */
@@ -41,8 +44,9 @@ export function accountRoutes(deps: AccountRouteDeps): Endpoint[] {
         deps.signedOutNotice.set(ctx);
         ctx.set('Cache-Control', 'no-store');
         // Through the provider's logout when it has one (it sends the browser back to `/`,
-        // which challenges to the login page), otherwise straight to the login page.
-        ctx.redirect(providerSignOutUrl ?? '/Account/Login');
+        // which challenges to the login page), otherwise straight to the login page. A
+        // connection's provider is reached through a page (form-redirect.ts).
+        await redirectAfterForm(ctx, providerSignOutUrl ?? '/Account/Login', deps.formActionOrigins);
       },
     },
     {

@@ -6,6 +6,7 @@ import { isGatehouseError } from '../../../domain/errors.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import { verifyAntiForgery } from '../anti-forgery.js';
 import { auditRequest } from '../audit-request.js';
+import { redirectAfterForm } from '../form-redirect.js';
 import type { Endpoint } from '../endpoint.js';
 import { wantsJson } from '../problem-details.js';
 import { readForm } from '../read-form.js';
@@ -19,6 +20,8 @@ export interface ExternalRouteDeps extends LoginPageDeps {
   discoverConnection: DiscoverConnection;
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
+  /** The origins the CSP `form-action` names besides this site (form-redirect.ts). */
+  formActionOrigins: readonly string[];
 }
 
 /** A refusal the e-mail form answers on the login page itself, with what the person typed. */
@@ -37,6 +40,9 @@ const ANSWERED_ON_THE_PAGE: Readonly<Record<string, number>> = {
  * the challenge of the connection holding the address's domain. An address that is not
  * one, or whose domain no connection holds, gets the login page again saying so (400,
  * 404), with the other providers; nothing is stored.
+ *
+ * A browser is sent on to the identity provider by a page rather than a redirect, which
+ * the login page's CSP would block (form-redirect.ts); any other client gets the 302.
  */
 export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
   const challenge: Endpoint = {
@@ -86,7 +92,7 @@ export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
           client: ctx.ip,
           request: auditRequest(ctx),
         });
-        ctx.redirect(redirectUrl);
+        await redirectAfterForm(ctx, redirectUrl, deps.formActionOrigins);
       } catch (error) {
         const status = isGatehouseError(error) ? ANSWERED_ON_THE_PAGE[error.code] : undefined;
         if (status === undefined || wantsJson(ctx) || !isGatehouseError(error)) throw error;

@@ -108,8 +108,8 @@ describe('DomainOwners: who holds an e-mail domain', () => {
 
     it("looks past the candidate's own patterns for another holder", () => {
       const two = ownersOf({ 'a.example.com': 'a', 'b.example.com': 'b' });
-      expect(two.overlapping('*.example.com', (owner) => owner !== 'a')).to.equal('b');
-      expect(two.overlapping('a.example.com', (owner) => owner !== 'a')).to.equal(undefined);
+      expect(two.overlapping('*.example.com', (owner) => owner === 'a')).to.equal('b');
+      expect(two.overlapping('a.example.com', (owner) => owner === 'a')).to.equal(undefined);
     });
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * Finding a connection by e-mail domain (what `POST /External/Discover` asks), with few
+ * connections and with many: nanoseconds per lookup of the compiled
+ * `ConnectionRegistry.byDomain` (a read of ConnectionIndex's domain maps), for each count
+ * of connections in the same process, the counts alternating. A scan would cost ten times
+ * more with each tenfold count; a map read costs the same but for the processor's caches,
+ * which hold the maps of ten connections and not those of ten thousand.
+ *
+ *   node --import tsx scripts/bench/connection-discovery.ts [counts, default 10,1000,10000]
+ *
+ * Each registry holds SAML2 and OpenID Connect connections read by the connection rules
+ * (scripts/bench/connection-folder.ts: a domain and a wildcard over its subdomains each).
+ * The lookups are the same mix for both: half a connection's domain, a quarter one of its
+ * subdomains (found through the wildcard), a quarter a domain nobody holds. Prints one
+ * JSON line.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { connectionFile } from './connection-folder.js';
+import { projectRoot } from './dist-modules.js';
+import { median } from './cold-start.js';
+
+const counts = (process.argv[2] ?? '10,1000,10000').split(',').map(Number);
+const LOOKUPS = 2_000_000;
+const ROUNDS = 9;
+
+async function load<T>(path: string): Promise<T> {
+  const file = join(process.env.BENCH_DIST ?? join(projectRoot, 'dist'), path);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (npm run bench does).`);
+  return (await import(pathToFileURL(file).href)) as T;
+}
+const { ConnectionRegistry } = await load<typeof import('../../src/application/connections/connection-registry.js')>(
+  'application/connections/connection-registry.js',
+);
+const { builtInProviders } = await load<typeof import('../../src/bootstrap/provider-catalogue.js')>(
+  'bootstrap/provider-catalogue.js',
+);
+
+type Registry = InstanceType<typeof ConnectionRegistry>;
+
+function registryOf(count: number): Registry {
+  const registry = new ConnectionRegistry({ environment: 'production', protocols: builtInProviders }, new Set());
+  const events = registry.apply(
+    Array.from({ length: count }, (_, index) => {
+      const name = `org-${index}`;
+      return {
+        kind: 'declared' as const,
+        declaration: { name, origin: `${name}.json`, section: connectionFile(name, index), problems: [] },
+      };
+    }),
+  );
+  const refused = events.filter((event) => event.kind === 'refused');
+  if (refused.length > 0 || registry.size !== count) throw new Error(`${refused.length} connections were refused`);
+  return registry;
+}
+
+/** 4,096 domains to look up: the same mix whatever the count. */
+function queriesFor(count: number): string[] {
+  return Array.from({ length: 4096 }, (_, index) => {
+    const org = `org-${(index * 7919) % count}`;
+    if (index % 4 === 2) return `eu.${org}.example`;
+    if (index % 4 === 3) return `nobody-${index}.example`;
+    return `${org}.example`;
+  });
+}
+
+/** Nanoseconds per lookup over LOOKUPS lookups; `found` keeps the work from being optimized away. */
+function timeLookups(registry: Registry, queries: readonly string[]): { ns: number; found: number } {
+  let found = 0;
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < LOOKUPS; index++) if (registry.byDomain(queries[index & 4095]!)) found += 1;
+  return { ns: Number(process.hrtime.bigint() - started) / LOOKUPS, found };
+}
+
+const registries = counts.map(registryOf);
+const queries = counts.map(queriesFor);
+const runs: number[][] = counts.map(() => []);
+for (let round = 0; round <= ROUNDS; round++) {
+  counts.forEach((_, which) => {
+    const { ns, found } = timeLookups(registries[which]!, queries[which]!);
+    if (found !== (LOOKUPS * 3) / 4) throw new Error(`found ${found} of ${(LOOKUPS * 3) / 4} connections`);
+    if (round > 0) runs[which]!.push(ns); // the first round warms up
+  });
+}
+process.stdout.write(
+  `${JSON.stringify({
+    lookups: counts.map((connections, which) => ({
+      connections,
+      nsPerLookup: Math.round(median(runs[which]!) * 10) / 10,
+    })),
+  })}\n`,
+);
