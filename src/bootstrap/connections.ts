@@ -63,8 +63,22 @@ export async function composeConnections(
   }
   report(logger, startupProblems, configuration.logStartupErrors);
 
+  if (folder) {
+    // At start, one line for the folder (a thousand connections are not a thousand lines),
+    // and each refused file by itself, naming its keys, as later changes are.
+    const events = registry.apply((await folder.read()).map((declaration) => ({ kind: 'declared', declaration })));
+    for (const event of events)
+      if (event.kind === 'refused' || event.kind === 'added') logEvent(configuration, event, false);
+    logger.info(
+      {
+        connections: registry.size,
+        fromFolder: events.filter((event) => event.kind === 'added').length,
+        refused: events.filter((event) => event.kind === 'refused').length,
+      },
+      'connections read from the folder',
+    );
+  }
   registry.onEvent((event) => logEvent(configuration, event));
-  if (folder) registry.apply((await folder.read()).map((declaration) => ({ kind: 'declared', declaration })));
 
   const adapters = new ConnectionAdapters(
     registry,
@@ -111,7 +125,8 @@ function reservedNames(configuration: ValidatedConfiguration): Set<string> {
   );
 }
 
-function logEvent({ logger }: ValidatedConfiguration, event: ConnectionEvent): void {
+/** A change's log lines: a refusal with each problem, warnings; and, unless `announce` is false, the change itself. */
+function logEvent({ logger }: ValidatedConfiguration, event: ConnectionEvent, announce = true): void {
   if (event.kind === 'refused') {
     for (const problem of event.problems) logger.error({ key: problem.key }, formatProblem(problem));
     logger.error(
@@ -122,6 +137,7 @@ function logEvent({ logger }: ValidatedConfiguration, event: ConnectionEvent): v
   }
   if (event.kind !== 'removed')
     for (const problem of event.warnings) logger.warn({ key: problem.key }, formatProblem(problem));
+  if (!announce) return;
   logger.info(
     { connection: event.connection.name, organization: event.connection.organization, origin: event.connection.origin },
     `connection ${event.kind}`,
