@@ -52,20 +52,28 @@ export class FolderConnections implements ConnectionDirectory {
 
   watch(onChanges: (changes: ConnectionChange[]) => void): () => void {
     let polling = false;
+    let stopped = false;
     const timer = setInterval(() => {
       if (polling) return; // one poll at a time: a slow volume must not pile them up
       polling = true;
       this.#changes(nonBlockingFiles)
         .then((changes) => {
-          if (changes && changes.length > 0) onChanges(changes);
+          // A poll still looking when watching stopped (a shutdown, a folder being removed)
+          // reports nothing: what it saw half-way is not a change anyone asked for.
+          if (!stopped && changes && changes.length > 0) onChanges(changes);
         })
-        .catch(() => this.logger.error({}, 'the connections folder could not be read; connections are unchanged'))
+        .catch(() => {
+          if (!stopped) this.logger.error({}, 'the connections folder could not be read; connections are unchanged');
+        })
         .finally(() => {
           polling = false;
         });
     }, this.pollMs);
     timer.unref();
-    return () => clearInterval(timer);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
   }
 
   /** What changed since the last look; undefined when the folder could not be listed. */

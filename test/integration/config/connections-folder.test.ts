@@ -33,13 +33,8 @@ describe('connections folder: read at start, then polled', () => {
   let folder: string;
   let directory: FolderConnections;
   let stopWatching: (() => void) | undefined;
-  const errors: string[] = [];
-  const logger: Logger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: () => undefined,
-    error: (_fields, message) => void errors.push(message),
-  };
+  /** Errors logged by this test's directory (each test has its own, so a poll of the test before cannot reach it). */
+  let errors: string[];
   /** Changes reported by the polls, as `kind name`. */
   let reported: string[];
 
@@ -49,7 +44,13 @@ describe('connections folder: read at start, then polled', () => {
   beforeEach(async () => {
     folder = mkdtempSync(join(tmpdir(), 'gatehouse-connections-folder-'));
     reported = [];
-    errors.length = 0;
+    const logged: string[] = (errors = []);
+    const logger: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: (_fields, message) => void logged.push(message),
+    };
     const reader = sectionReader(await settingsSchema(builtInProviders), () => undefined);
     directory = new FolderConnections(folder, reader, logger, POLL_MS);
   });
@@ -59,9 +60,10 @@ describe('connections folder: read at start, then polled', () => {
   });
 
   function watch(): void {
+    const into = reported;
     stopWatching = directory.watch((changes: ConnectionChange[]) => {
       for (const change of changes)
-        reported.push(`${change.kind} ${change.kind === 'declared' ? change.declaration.name : change.name}`);
+        into.push(`${change.kind} ${change.kind === 'declared' ? change.declaration.name : change.name}`);
     });
   }
 
@@ -71,7 +73,7 @@ describe('connections folder: read at start, then polled', () => {
     while (reported.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await new Promise((resolve) => setTimeout(resolve, POLL_MS * 5));
     expect(reported).to.deep.equal(expected);
-    reported = [];
+    reported.length = 0;
   }
 
   it('declares each *.json file at start, with its secret file read into its key, and nothing else', async () => {
