@@ -26,21 +26,63 @@ export interface CallgrindCount {
   file?: string;
 }
 
-/** Requests before counting: enough for every hot function to be optimized by V8 under valgrind. */
-const WARMUP_REQUESTS = 30_000;
-/**
- * Fresh load-generator connections before counting, twice: the first requests on new
- * sockets deoptimize the socket code once and V8 optimizes it again, which would otherwise
- * land inside the count.
- */
-const REWARM_REQUESTS = 5_000;
-const COUNTED_REQUESTS = 4_000;
+/** How many requests a count makes before and in each window. */
+export interface CountPlan {
+  /** Requests before counting: enough for every hot function to be optimized by V8 under valgrind. */
+  warmUp: number;
+  /**
+   * Fresh load-generator connections before counting, this many requests twice: the first
+   * requests on new sockets deoptimize the socket code once and V8 optimizes it again, which
+   * would otherwise land inside the count.
+   */
+  rewarm: number;
+  /** Requests in each counted window. */
+  window: number;
+}
+
+/** `npm run bench`'s plan: generous, for a row counted once by hand. */
+export const BENCH_PLAN: CountPlan = { warmUp: 30_000, rewarm: 5_000, window: 4_000 };
+
 /**
  * valgrind runs the server tens of times slower, and a Redis reply can then take longer
  * than the default 1 s command time-out: the row would count 503s. The longest time-out the
  * settings allow; a command costs the same timer whatever its length.
  */
 const UNDER_VALGRIND = { ProjectTemplate__Session__Redis__CommandTimeoutMs: '10000' };
+
+/**
+ * V8's memory reducer collects the whole heap when the allocation rate, per second of
+ * wall-clock time, looks low. Under valgrind the server runs some fifty times slower, so it
+ * looked low all the time: a full mark-compact landed in about every other counted window
+ * (60,000-90,000 instructions per request more in that window), where at native speed under
+ * load the reducer never runs. Off, the count is the request's own work.
+ */
+const UNDER_VALGRIND_NODE_FLAGS = (process.env.BENCH_CALLGRIND_NODE_FLAGS ?? '--no-memory-reducer')
+  .split(' ')
+  .filter(Boolean);
+
+/**
+ * What loads a counted server: `prepare(amount)` readies that many requests (uncounted:
+ * whatever must be done before, such as a challenge for each SAML response) and resolves
+ * to what sends them, which runs inside the count.
+ */
+export interface CountedLoad {
+  prepare(amount: number, phase: string): Promise<() => Promise<void>>;
+}
+
+/** An HTTP row's load: the same request, `amount` times, over `connections` connections (autocannon). */
+export function rowLoad(definition: RowDefinition, connections: number, port: string, cookie: string | undefined) {
+  const url = `http://127.0.0.1:${port}${definition.path}`;
+  const headers = { ...definition.headers, ...(definition.authenticated && cookie ? { cookie } : {}) };
+  return {
+    prepare: async (amount: number, phase: string) => async () => {
+      // A fixed number of requests: the counted window is the same work for every row.
+      const result = await autocannon({ url, headers, connections, amount, timeout: 60 });
+      checkStatuses(result, definition.expectedStatus, phase);
+      if (result.requests.total !== amount) throw new Error(`${phase}: ${result.requests.total} of ${amount} answered`);
+    },
+  } satisfies CountedLoad;
+}
 
 /**
  * Instructions the row's server executes per request, counted by callgrind: unlike
@@ -58,8 +100,27 @@ export async function countInstructionsPerRequest(
   definition: RowDefinition,
   connections: number,
   keepDir?: string,
+  plan: CountPlan = BENCH_PLAN,
 ): Promise<CallgrindCount> {
-  const outFile = join(keepDir ?? tmpdir(), `callgrind-${definition.key}-${process.pid}-${Date.now()}.out`);
+  return countInstructions(
+    { key: definition.key, script: definition.script, env: definition.env },
+    (port, cookie) => rowLoad(definition, connections, port, cookie),
+    plan,
+    keepDir,
+  );
+}
+
+/**
+ * The count itself, for any server script that prints `READY <port> [cookie]` and any load
+ * (countInstructionsPerRequest for the bench's rows; the performance gate's SAML row).
+ */
+export async function countInstructions(
+  server: { key: string; script: string; env: Record<string, string> },
+  loadFor: (port: string, cookie: string | undefined) => CountedLoad,
+  plan: CountPlan,
+  keepDir?: string,
+): Promise<CallgrindCount> {
+  const outFile = join(keepDir ?? tmpdir(), `callgrind-${server.key}-${process.pid}-${Date.now()}.out`);
   const logFile = join(tmpdir(), `gatehouse-bench-callgrind-${process.pid}-${Date.now()}.log`);
   const child = spawn(
     'valgrind',
@@ -69,48 +130,45 @@ export async function countInstructionsPerRequest(
       `--callgrind-out-file=${outFile}`,
       process.execPath,
       '--single-threaded',
+      ...UNDER_VALGRIND_NODE_FLAGS,
       '--import',
       'tsx',
-      definition.script,
+      server.script,
     ],
     {
       cwd: projectRoot,
-      env: { ...process.env, ...definition.env, ...UNDER_VALGRIND, BENCH_LOG_FILE: logFile },
+      env: { ...process.env, ...server.env, ...UNDER_VALGRIND, BENCH_LOG_FILE: logFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   // callgrind numbers its dumps: one per counted window.
   const dumps: string[] = [];
   try {
-    const [, port, cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, 120_000);
-    const url = `http://127.0.0.1:${port}${definition.path}`;
-    const headers = { ...definition.headers, ...(definition.authenticated && cookie ? { cookie } : {}) };
-    const load = async (amount: number, phase: string) => {
-      // A fixed number of requests: the counted window is the same work for every row.
-      const result = await autocannon({ url, headers, connections, amount, timeout: 60 });
-      checkStatuses(result, definition.expectedStatus, phase);
-      if (result.requests.total !== amount) throw new Error(`${phase}: ${result.requests.total} of ${amount} answered`);
-    };
-    await load(WARMUP_REQUESTS, 'callgrind warm-up');
-    await load(REWARM_REQUESTS, 'callgrind warm-up');
-    await load(REWARM_REQUESTS, 'callgrind warm-up');
-    control(child.pid, ['--instr=on']);
+    const [, port = '', cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, 120_000);
+    const load = loadFor(port, cookie);
+    const run = async (amount: number, phase: string) => (await load.prepare(amount, phase))();
+    await run(plan.warmUp, 'callgrind warm-up');
+    await run(plan.rewarm, 'callgrind warm-up');
+    await run(plan.rewarm, 'callgrind warm-up');
     // One window after the other, each a dump of its own, until the two fewest agree.
     const windows: number[] = [];
     let verdict = judgeWindows(windows);
     do {
-      await load(COUNTED_REQUESTS, 'callgrind count');
+      const send = await load.prepare(plan.window, 'callgrind count');
+      control(child.pid, ['--instr=on']);
+      await send();
       control(child.pid, ['--dump']);
+      control(child.pid, ['--instr=off']);
       const dump = `${outFile}.${dumps.length + 1}`;
       dumps.push(dump);
       const totals = /^totals: (\d+)/m.exec(readFileSync(dump, 'utf8'));
       if (!totals) throw new Error(`no totals in ${dump}`);
-      windows.push(Math.round(Number(totals[1]) / COUNTED_REQUESTS));
+      windows.push(Math.round(Number(totals[1]) / plan.window));
       verdict = judgeWindows(windows);
     } while (verdict.countAnother);
     return {
       instructionsPerRequest: verdict.fewest,
-      requests: COUNTED_REQUESTS,
+      requests: plan.window,
       windows,
       agreed: verdict.agreed,
       ...(keepDir ? { file: dumps[windows.indexOf(verdict.fewest)] } : {}),
