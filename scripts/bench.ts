@@ -28,7 +28,12 @@
  * before/after comparison), BENCH_PROFILE=1 (a .cpuprofile per row under
  * bench-results/profiles/<row>/, for scripts/bench/summarize-profile.ts), BENCH_CALLGRIND=1
  * (each row counted once more under valgrind's callgrind, in instructions per request:
- * scripts/bench/callgrind.ts).
+ * scripts/bench/callgrind.ts), BENCH_COMPARE (a commit: the memory and Redis rows once more, served by
+ * that commit's build, made once under bench-results/commits/ by scripts/bench/build-commit.ts, in the
+ * same rounds; their ratios are printed beside the targets).
+ *
+ * The output and bench-results/bench.json name the commit measured (with `+ changes` when the
+ * working tree differs from it): a table in docs/performance.md says which commit it is of.
  */
 import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
@@ -36,6 +41,8 @@ import { cpus } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchCluster, type BenchCluster } from './bench/bench-cluster.js';
+import { buildCommit, type CommitBuild } from './bench/build-commit.js';
+import { commitStamp } from './bench/commit-stamp.js';
 import { startBenchDiscovery, type BenchDiscovery } from './bench/discovery-server.js';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest, WINDOWS_AGREE_WITHIN } from './bench/callgrind.js';
@@ -94,18 +101,24 @@ async function main(): Promise<void> {
     ? await startBenchCluster()
     : { skip: 'not asked for' };
   const discovery = onlyRows.includes('frontchannel') ? await startBenchDiscovery() : undefined;
+  const compare = process.env.BENCH_COMPARE ? buildCommit(process.env.BENCH_COMPARE) : undefined;
   try {
-    await measure(benchCluster, discovery);
+    await measure(benchCluster, discovery, compare);
   } finally {
     await benchCluster.cluster?.stop();
     await discovery?.stop();
   }
 }
 
-async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | undefined): Promise<void> {
+async function measure(
+  benchCluster: BenchCluster,
+  discovery: BenchDiscovery | undefined,
+  compare: CommitBuild | undefined,
+): Promise<void> {
   const pinned = pinSelfToLoadCore();
   const machine = `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`;
-  console.log(`Gatehouse benchmark: ${machine}`);
+  const commit = commitStamp();
+  console.log(`Gatehouse benchmark of ${commit}${compare ? ` (and of ${compare.commit} beside it)` : ''}: ${machine}`);
   console.log(
     pinned
       ? 'servers pinned to core 0, load generator (autocannon) to core 1'
@@ -124,8 +137,9 @@ async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | u
     cluster,
     connectionsFolder,
     discovery ?? { skip: 'not asked for' },
+    compare,
   )
-    .filter((definition) => onlyRows.includes(definition.key))
+    .filter((definition) => onlyRows.includes(definition.key.replace(/-at$/, '')))
     .map((definition) => ({ definition, runs: [] }));
   for (let round = 1; round <= rounds; round++) {
     for (const row of rows) {
@@ -150,7 +164,7 @@ async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | u
     }
   }
   console.log('');
-  const context = { settings, rounds, pinned, resultsDir, machine };
+  const context = { settings, rounds, pinned, resultsDir, machine, commit, compared: compare?.commit };
   if (extras.size === 0) return report(rows, {}, context);
 
   const coldStart = extras.has('cold-start') ? await measureColdStarts() : undefined;

@@ -94,13 +94,24 @@ export function report(
     federation?: FederationRead[];
     connections?: ConnectionScale;
   },
-  context: { settings: LoadSettings; rounds: number; pinned: boolean; resultsDir: string; machine: string },
+  context: {
+    settings: LoadSettings;
+    rounds: number;
+    pinned: boolean;
+    resultsDir: string;
+    machine: string;
+    /** The commit measured (commit-stamp.ts), and the one its comparison rows were built from, if any. */
+    commit: string;
+    compared?: string;
+  },
 ): void {
   const find = (key: RowDefinition['key']) => rows.find((row) => row.definition.key === key);
   const bare = find('bare');
   const floor = find('koa-session');
   const redis = find('redis');
   const memory = find('memory');
+  const atCommit = (row: RowResults) =>
+    row.definition.key === 'memory' ? find('memory-at') : row.definition.key === 'redis' ? find('redis-at') : undefined;
   const ratioTo = (row: RowResults, reference: RowResults | undefined, of: 'rps' | 'cpu'): Spread | undefined => {
     if (!reference) return undefined;
     const ratios = row.runs.flatMap((run, round) => {
@@ -138,6 +149,9 @@ export function report(
       // The connections row against the memory row, the same request in the same rounds.
       vsMemoryRequests: row.definition.key === 'connections' ? ratioTo(row, memory, 'rps') : undefined,
       vsMemoryCpu: row.definition.key === 'connections' ? ratioTo(row, memory, 'cpu') : undefined,
+      // This checkout against another commit's build (BENCH_COMPARE), the same request in the same rounds.
+      vsCommitRequests: atCommit(row) ? ratioTo(row, atCommit(row), 'rps') : undefined,
+      vsCommitCpu: atCommit(row) ? ratioTo(row, atCommit(row), 'cpu') : undefined,
       // The Cluster row against one Redis, the same request in the same rounds.
       vsRedisRequests: row.definition.key === 'cluster' ? ratioTo(row, redis, 'rps') : undefined,
       vsRedisCpu: row.definition.key === 'cluster' ? ratioTo(row, redis, 'cpu') : undefined,
@@ -150,6 +164,7 @@ export function report(
     };
   });
 
+  console.log(`measured on ${context.commit}\n`);
   console.log(
     `| row | req/s | p50 | p99 | vs bare Koa | vs koa-session floor, req/s | server CPU per request | vs floor, CPU per request |`,
   );
@@ -168,6 +183,12 @@ export function report(
     console.log(
       `\nRedis Cluster against one Redis, the same request in the same rounds: req/s ${show(clusterRow.vsRedisRequests)}, CPU per request ${show(clusterRow.vsRedisCpu)}`,
     );
+  for (const s of summaries) {
+    if (s.vsCommitRequests)
+      console.log(
+        `${s.name} against the same row at ${context.compared}, in the same rounds: req/s ${show(s.vsCommitRequests)}, CPU per request ${show(s.vsCommitCpu)}`,
+      );
+  }
   const connectionsRow = summaries.find((s) => s.key === 'connections' && !s.skipped);
   if (connectionsRow?.vsMemoryRequests)
     console.log(
@@ -245,7 +266,30 @@ export function report(
   const memoryRow = summaries.find((s) => s.key === 'memory');
   const redisRow = summaries.find((s) => s.key === 'redis');
   const line = coldStart?.secondLine;
+  const againstCommit: Target[] = context.compared
+    ? [memoryRow, redisRow].flatMap((row) =>
+        row
+          ? [
+              {
+                name: `${row.key === 'memory' ? 'memory' : 'Redis'} store vs ${context.compared}, req/s`,
+                value: row.vsCommitRequests?.median,
+                goal: 1,
+                direction: 'atLeast' as const,
+                unit: 'x' as const,
+              },
+              {
+                name: `${row.key === 'memory' ? 'memory' : 'Redis'} store vs ${context.compared}, CPU per request`,
+                value: row.vsCommitCpu?.median,
+                goal: 1,
+                direction: 'atLeast' as const,
+                unit: 'x' as const,
+              },
+            ]
+          : [],
+      )
+    : [];
   const targets: Target[] = [
+    ...againstCommit,
     {
       name: 'memory store vs the koa-session floor, req/s',
       value: memoryRow?.vsFloorRequests?.median,
@@ -317,7 +361,7 @@ export function report(
   const file = join(context.resultsDir, 'bench.json');
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), commit: context.commit, compared: context.compared, machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
   );
   console.log(`\nwritten to ${file}`);
 }

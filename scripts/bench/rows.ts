@@ -1,3 +1,5 @@
+import type { CommitBuild } from './build-commit.js';
+
 /**
  * The throughput rows of `npm run bench`: two references (bare Koa; bare Koa with
  * koa-session alone, the floor the session middleware sets) and Gatehouse's own paths,
@@ -8,8 +10,10 @@ export interface RowDefinition {
     | 'bare'
     | 'koa-session'
     | 'memory'
+    | 'memory-at'
     | 'connections'
     | 'redis'
+    | 'redis-at'
     | 'cluster'
     | 'anonymous'
     | 'challenge'
@@ -56,10 +60,11 @@ export function rowDefinitions(
   cluster: { seeds: string[] } | { skip: string },
   connectionsFolder: string,
   discovery: { issuer: string; caFile: string } | { skip: string } = { skip: 'not asked for' },
+  compare?: CommitBuild,
 ): RowDefinition[] {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
   const seeds = 'seeds' in cluster ? cluster.seeds : [];
-  return [
+  const rows: RowDefinition[] = [
     {
       key: 'bare',
       name: 'bare Koa + @koa/router (reference)',
@@ -196,6 +201,30 @@ export function rowDefinitions(
       authenticated: false,
       bodyContains: 'Signed out',
       skip: 'skip' in discovery ? discovery.skip : undefined,
+    },
+  ];
+  return compare ? rows.flatMap((row) => [row, ...atCommit(row, compare)]) : rows;
+}
+
+/**
+ * The memory and Redis rows once more, served by a build of another commit
+ * (BENCH_COMPARE, build-commit.ts) through this checkout's bench server: a before/after
+ * in the same rounds, where the machine's drift between minutes cancels out.
+ */
+function atCommit(row: RowDefinition, build: CommitBuild): RowDefinition[] {
+  if (row.key !== 'memory' && row.key !== 'redis') return [];
+  return [
+    {
+      ...row,
+      key: row.key === 'memory' ? 'memory-at' : 'redis-at',
+      name: `${row.name}, at ${build.commit}`,
+      env: {
+        ...row.env,
+        BENCH_DIST: build.dist,
+        ...(row.env.ProjectTemplate__Session__Redis__KeyPrefix
+          ? { ProjectTemplate__Session__Redis__KeyPrefix: `${row.env.ProjectTemplate__Session__Redis__KeyPrefix}${build.commit}:` }
+          : {}),
+      },
     },
   ];
 }
