@@ -1,6 +1,6 @@
 /**
  * A build of another commit, for the bench's comparison rows (BENCH_COMPARE=<commit>):
- * the commit checked out as a detached git worktree under bench-results/commits/<hash>/,
+ * the commit's files (git archive, so no worktree is registered) under bench-results/commits/<hash>/,
  * its own packages installed (npm ci) and built (npm run build), once; later runs reuse
  * it. The rows then load that build's dist/ (BENCH_DIST) into this checkout's bench
  * server, so both builds are measured by the same harness in the same rounds.
@@ -26,7 +26,13 @@ export function buildCommit(commit: string): CommitBuild {
   const dist = join(dir, 'dist');
   if (existsSync(join(dist, 'bootstrap', 'gatehouse.js'))) return { commit: hash, dist };
   mkdirSync(join(projectRoot, 'bench-results', 'commits'), { recursive: true });
-  if (!existsSync(join(dir, 'package.json'))) run('git', ['worktree', 'add', '--detach', dir, hash], projectRoot);
+  if (!existsSync(join(dir, 'package.json'))) {
+    mkdirSync(dir, { recursive: true });
+    const archive = spawnSync('git', ['archive', '--format=tar', hash], { cwd: projectRoot, maxBuffer: 1 << 30 });
+    if (archive.status !== 0) throw new Error(`git archive ${hash} failed: ${archive.stderr.toString()}`);
+    const unpack = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+    if (unpack.status !== 0) throw new Error(`unpacking ${hash} failed: ${unpack.stderr.toString()}`);
+  }
   process.stdout.write(`building ${hash} in ${dir} (npm ci, npm run build) ...`);
   run('npm', ['ci', '--no-audit', '--no-fund'], dir);
   run('npm', ['run', 'build'], dir);
