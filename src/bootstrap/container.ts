@@ -1,3 +1,4 @@
+import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { DrainState } from '../application/drain-state.js';
 import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
@@ -142,6 +143,7 @@ async function createIdentityProviders(
           sessionStore: stores.sessions,
           replayRecords: stores.replayRecords,
           rootDir: configuration.rootDir,
+          authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
         }),
       );
     } catch (thrown) {

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
+import { withProvenAuthentication } from '../../domain/authorization/authentication-need.js';
 import { subjectOf } from '../../domain/claims/principal.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
@@ -205,7 +206,9 @@ export class CompleteSignIn {
         : transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const principal = organization ? this.vouchedFor(organization, normalized, identity.claims) : normalized;
+    const vouched = organization ? this.vouchedFor(organization, normalized, identity.claims) : normalized;
+    // What the protocol proved of the authentication, set by Gatehouse only (GATEHOUSE_SET_CLAIMS).
+    const principal = identity.authentication ? withProvenAuthentication(vouched, identity.authentication) : vouched;
     const signIn = await this.signIns.create(principal, provider.info.key);
     const earlier = { ...session.fields };
     try {
