@@ -14,6 +14,7 @@ import { singleField } from '../../single-field.js';
 import { RoutePaths } from './route-paths.js';
 import { discoveryFormToken, renderLoginPage, type LoginPageDeps } from './login-page.js';
 import { singleQuery } from '../query.js';
+import { browserSession } from '../session/browser-session.js';
 
 export interface ExternalRouteDeps extends LoginPageDeps {
   beginSignIn: BeginSignIn;
@@ -52,6 +53,7 @@ export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
     handler: async (ctx) => {
       const scheme = singleQuery(ctx, 'provider');
       const returnUrl = singleQuery(ctx, 'returnUrl');
+      const stepUp = singleQuery(ctx, 'stepUp');
       const binding = deps.flowBinding.read(ctx) ?? randomToken(32);
       const { redirectUrl } = await deps.beginSignIn.execute({
         scheme,
@@ -59,6 +61,8 @@ export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
         binding,
         client: ctx.ip,
         request: auditRequest(ctx),
+        // A step-up strengthens this browser's sign-in (docs/step-up.md).
+        ...(stepUp === undefined ? {} : { stepUp, session: ctx.session ? browserSession(ctx).fields : {} }),
       });
       // Only a started challenge sets the cookie: a refused one leaves nothing behind.
       deps.flowBinding.write(ctx, binding);
