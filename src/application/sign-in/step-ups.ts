@@ -95,8 +95,10 @@ export class StepUps {
     }
     return {
       flow: { policies: names, need, signIn: signIn.ref, subject },
-      // OIDC Core 3.1.2.1: a provider whose own session is young enough reuses it; when age is what failed, ask it to authenticate again.
-      challenge: { need, freshSignIn: unmet.includes('max_age') || unmet.length === 0 },
+      // OIDC Core 3.1.2.1: a provider reuses a session young enough for max_age, with the
+      // methods it was made with. When the age or the method is what failed, it is asked to
+      // authenticate again (prompt=login): OpenID has no request parameter for an amr value.
+      challenge: { need, freshSignIn: !unmet.every((part) => part === 'context_class') || unmet.length === 0 },
     };
   }
 

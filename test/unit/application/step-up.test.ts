@@ -125,7 +125,11 @@ describe('step-up (BeginSignIn and CompleteSignIn)', () => {
     expect(provider.lastChallenge).to.deep.equal({ stepUp: { need: { maxAgeSeconds: 300 }, freshSignIn: true } });
     await stepUp('gold,mfa');
     expect(provider.lastChallenge).to.deep.equal({
-      stepUp: { need: { contextClasses: ['gold'], methods: ['mfa'] }, freshSignIn: false },
+      stepUp: { need: { contextClasses: ['gold'], methods: ['mfa'] }, freshSignIn: true },
+    });
+    await stepUp('gold');
+    expect(provider.lastChallenge, 'acr_values alone ask for the class').to.deep.equal({
+      stepUp: { need: { contextClasses: ['gold'] }, freshSignIn: false },
     });
   });
 
