@@ -36,6 +36,8 @@ const ANSWERED_ON_THE_PAGE: Readonly<Record<string, number>> = {
  * challenge. An unknown or missing provider is a 400 with no redirect; a non-local or
  * overlong returnUrl is replaced by `/`. The flow is bound to this browser by its
  * flow-binding cookie (set here when the browser has none yet); no session is created.
+ * With `stepUp=<policy>[,<policy>]` it is a step-up of the browser's sign-in at the same
+ * provider, asking for what those policies need of the sign-in (docs/step-up.md).
  *
  * `POST /External/Discover` (`email`, `returnUrl`): "Sign in with your work e-mail" starts
  * the challenge of the connection holding the address's domain. An address that is not
