@@ -26,6 +26,8 @@ export interface AdapterContext {
   replayRecords: SessionStore;
   /** The project folder: files an adapter reads at run time (the SAML schemas) are resolved from it. */
   rootDir: string;
+  /** SAML `AuthnContextClassRef` -> `amr` values (the built-in table with `Authentication:AuthnContextClassMethods`). */
+  authnContextMethods: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Clock } from '../application/ports/clock.js';
@@ -110,6 +111,7 @@ async function buildAdapter(
     sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
     replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
     rootDir: configuration.rootDir,
+    authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
   });
 }
 

@@ -18,6 +18,8 @@ import { RecordingAuditLog } from '../../support/recording-audit-log.js';
 import { EndedProviderSessions } from '../../../src/application/sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../../../src/application/sign-in/session-index.js';
 import { KeyRecordingStore } from '../../support/key-recording-store.js';
+import { StepUps } from '../../../src/application/sign-in/step-ups.js';
+import { builtInPolicies } from '../../../src/domain/authorization/policies.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -35,7 +37,8 @@ describe('BeginSignIn and CompleteSignIn', () => {
   function compose() {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
-    begin = new BeginSignIn(new IdentityProviders([provider]), pending, flows, clock, settings, audit);
+    const stepUps = new StepUps(signIns, builtInPolicies(settings.Authorization), clock);
+    begin = new BeginSignIn(new IdentityProviders([provider]), pending, flows, clock, settings, audit, stepUps);
     complete = new CompleteSignIn(
       new IdentityProviders([provider]),
       flows,
@@ -48,6 +51,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       audit,
       new SessionIndex(store),
       new EndedProviderSessions(store),
+      stepUps,
     );
   }
 
