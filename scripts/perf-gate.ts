@@ -35,15 +35,21 @@ import { rowDefinitions } from './bench/rows.js';
 import { startBenchIdentityProvider } from './bench/saml-acs-load.js';
 
 const baselineFile = join(projectRoot, 'scripts/bench/perf-baseline.json');
-const CONNECTIONS = 50;
+/**
+ * One connection: each request is then served alone, in a turn of the event loop of its
+ * own, whatever the machine's load. With the bench's 50, how many requests a turn served
+ * followed how fast the load generator ran beside valgrind, and the memory row read 4.5%
+ * more on a machine busy with other jobs than on a quieter one.
+ */
+const CONNECTIONS = 1;
 /**
  * Fewer requests than the bench's own count (BENCH_PLAN): the gate must take under two
  * minutes of CI time; three runs of each row agreed within about 1% with this plan
  * (docs/performance.md, "The performance gate").
  */
-const GATE_PLAN: CountPlan = { warmUp: 5_000, rewarm: 1_000, window: 1_000 };
+const GATE_PLAN: CountPlan = { warmUp: 8_000, rewarm: 1_000, window: 2_000 };
 /** A SAML ACS request costs a hundred times a signed-in one: fewer of them make as long a count. */
-const SAML_PLAN: CountPlan = { warmUp: 30, rewarm: 5, window: 4 };
+const SAML_PLAN: CountPlan = { warmUp: 30, rewarm: 5, window: 6 };
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

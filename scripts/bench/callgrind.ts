@@ -155,7 +155,7 @@ export async function countInstructions(
   // callgrind numbers its dumps: one per counted window.
   const dumps: string[] = [];
   try {
-    const [, port = '', cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, 120_000);
+    const [, port = '', cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, START_TIMEOUT_MS);
     const load = loadFor(port, cookie);
     const run = async (amount: number, phase: string) => (await load.prepare(amount, phase))();
     await run(plan.warmUp, 'callgrind warm-up');
@@ -245,6 +245,9 @@ function control(pid: number | undefined, args: string[]): void {
  * 256,000-262,000 otherwise). So windows are counted until the two fewest agree, and the
  * fewest is kept: the request's own cost, without the compiler's bursts.
  */
+
+/** A start under valgrind takes tens of seconds, minutes on a machine other jobs keep busy. */
+const START_TIMEOUT_MS = 600_000;
 
 /** Windows counted again for a reconnection before the count fails. */
 const MAX_SPOILED = 3;

@@ -118,7 +118,7 @@ export async function startBenchIdentityProvider(): Promise<BenchIdentityProvide
                 }
               }
             };
-            await Promise.all(Array.from({ length: CONCURRENT }, post));
+            await post();
           };
         },
       };
