@@ -222,7 +222,9 @@ function atCommit(row: RowDefinition, build: CommitBuild): RowDefinition[] {
         ...row.env,
         BENCH_DIST: build.dist,
         ...(row.env.ProjectTemplate__Session__Redis__KeyPrefix
-          ? { ProjectTemplate__Session__Redis__KeyPrefix: `${row.env.ProjectTemplate__Session__Redis__KeyPrefix}${build.commit}:` }
+          ? {
+              ProjectTemplate__Session__Redis__KeyPrefix: `${row.env.ProjectTemplate__Session__Redis__KeyPrefix}${build.commit}:`,
+            }
           : {}),
       },
     },
