@@ -1,3 +1,4 @@
+import type { OutboundRequests } from '../adapters/outbound-requests.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Clock } from '../application/ports/clock.js';
@@ -35,6 +36,7 @@ export async function composeConnections(
   configuration: ValidatedConfiguration,
   clock: Clock,
   stores: SessionStores,
+  outbound?: OutboundRequests,
 ): Promise<ComposedConnections | undefined> {
   const { settings, logger, rootDir } = configuration;
   const { Connections, ConnectionsDirectory } = settings.Authentication;
@@ -82,7 +84,7 @@ export async function composeConnections(
 
   const adapters = new ConnectionAdapters(
     registry,
-    (connection) => buildAdapter(configuration, clock, stores, connection),
+    (connection) => buildAdapter(configuration, clock, stores, connection, outbound),
     logger,
   );
   return {
@@ -97,6 +99,7 @@ async function buildAdapter(
   clock: Clock,
   stores: SessionStores,
   connection: Connection,
+  outbound: OutboundRequests | undefined,
 ): Promise<IdentityProvider> {
   const record = configuration.providers.find((candidate) => candidate.key === connection.protocol.key);
   if (!record) throw new Error(`No provider record for the protocol ${connection.protocol.key}`);
@@ -110,6 +113,7 @@ async function buildAdapter(
     sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
     replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
     rootDir: configuration.rootDir,
+    ...(outbound ? { outbound } : {}),
   });
 }
 

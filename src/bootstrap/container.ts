@@ -42,6 +42,9 @@ import { ConnectionAdapters } from '../application/connections/connection-adapte
 import { EndRemovedConnections } from '../application/connections/end-removed-connections.js';
 import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
+import { composeTelemetry, type TelemetryParts } from './telemetry.js';
+import { TelemetryToken } from '../application/ports/telemetry.js';
+import type { OutboundRequests } from '../adapters/outbound-requests.js';
 
 /** `{ connections }`: the instance's connections as the lifecycle manages them (the folder watched once listening), if any. */
 export const ComposedConnectionsToken = Symbol('ComposedConnections');
@@ -62,7 +65,12 @@ export interface ApplicationParts {
   governance?: Governance;
   /** Where audit events go; by default one JSON line each on the application log. */
   auditLog?: AuditLog;
+  /** Readers and span processors of the application's own, beside those the configuration makes (telemetry on only). */
+  telemetry?: TelemetryParts;
 }
+
+/** The instance's telemetry as the lifecycle and the pipeline use it (ComposedTelemetry). */
+export const ComposedTelemetryToken = Symbol('ComposedTelemetry');
 
 export async function composeServices(
   configuration: ValidatedConfiguration,
@@ -70,9 +78,12 @@ export async function composeServices(
 ): Promise<DependencyContainer> {
   const { settings, logger } = configuration;
   const clock = new SystemClock();
-  const stores = await createSessionStores(settings, logger, clock);
-  const builtInProviders = await createIdentityProviders(configuration, clock, stores);
-  const connections = await composeConnections(configuration, clock, stores);
+  const telemetry = await composeTelemetry(configuration, parts.telemetry);
+  const created = await createSessionStores(settings, logger, clock);
+  const stores = telemetry.hooks?.traceStores(created, settings.Session.Store === 'Redis') ?? created;
+  const outbound = telemetry.hooks?.outbound;
+  const builtInProviders = await createIdentityProviders(configuration, clock, stores, outbound);
+  const connections = await composeConnections(configuration, clock, stores, outbound);
   const identityProviders = new IdentityProviders(builtInProviders, connections?.adapters);
   const healthChecks: HealthCheck[] = [
     new SessionStoreHealthCheck(stores.sessions),
@@ -95,6 +106,8 @@ export async function composeServices(
   container.registerInstance(GovernanceToken, parts.governance ?? new AllowAllGovernance());
   container.registerInstance(AuditLogToken, parts.auditLog ?? new LogLineAuditLog(logger, clock));
   container.registerInstance(DrainState, new DrainState());
+  container.registerInstance(ComposedTelemetryToken, telemetry);
+  container.registerInstance(TelemetryToken, telemetry.telemetry);
   container.registerSingleton(FlowRecords);
   container.registerSingleton(SignInRecords);
   container.registerSingleton(ProviderSessions);
@@ -123,6 +136,7 @@ async function createIdentityProviders(
   configuration: ValidatedConfiguration,
   clock: Clock,
   stores: SessionStores,
+  outbound: OutboundRequests | undefined,
 ): Promise<IdentityProvider[]> {
   const { settings } = configuration;
   const providers: IdentityProvider[] = [];
@@ -142,6 +156,7 @@ async function createIdentityProviders(
           sessionStore: stores.sessions,
           replayRecords: stores.replayRecords,
           rootDir: configuration.rootDir,
+          ...(outbound ? { outbound } : {}),
         }),
       );
     } catch (thrown) {

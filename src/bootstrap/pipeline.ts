@@ -34,6 +34,8 @@ import { endpointTable } from './endpoint-table.js';
 import { connectionIdInPath } from '../domain/connections/connection.js';
 import { applicationPolicies } from './policies.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
+import { ComposedTelemetryToken } from './container.js';
+import type { ComposedTelemetry } from './telemetry.js';
 
 /**
  * The third part of composing an instance: the HTTP pipeline. The use cases are resolved
@@ -90,7 +92,9 @@ export function createPipeline(
     }
   }
 
+  const { telemetry, hooks } = container.resolve<ComposedTelemetry>(ComposedTelemetryToken);
   const app = createApp({
+    ...(hooks ? { serverRequests: hooks.serverRequests(settings.Hosting.TrustProxy) } : {}),
     logger: configuration.logger,
     production,
     showStackTraces: environment === 'development',
@@ -139,6 +143,8 @@ export function createPipeline(
         },
         { challengeScheme: settings.Authentication.DefaultChallengeScheme },
         audit,
+        // Counted only when telemetry is on: off, the check does no work for it.
+        hooks ? telemetry : undefined,
       ),
   });
   return { app, endpoints };

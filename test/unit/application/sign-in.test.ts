@@ -1,3 +1,4 @@
+import { NoTelemetry } from '../../../src/application/ports/telemetry.js';
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
@@ -35,7 +36,15 @@ describe('BeginSignIn and CompleteSignIn', () => {
   function compose() {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
-    begin = new BeginSignIn(new IdentityProviders([provider]), pending, flows, clock, settings, audit);
+    begin = new BeginSignIn(
+      new IdentityProviders([provider]),
+      pending,
+      flows,
+      clock,
+      settings,
+      audit,
+      new NoTelemetry(),
+    );
     complete = new CompleteSignIn(
       new IdentityProviders([provider]),
       flows,
@@ -48,6 +57,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       audit,
       new SessionIndex(store),
       new EndedProviderSessions(store),
+      new NoTelemetry(),
     );
   }
 

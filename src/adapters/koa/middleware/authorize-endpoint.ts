@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { decideEndpointAccess, type AccessContext } from '../../../domain/authorization/decide-access.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import type { AuditLog } from '../../../application/ports/audit-log.js';
+import type { Telemetry } from '../../../application/ports/telemetry.js';
 import { subjectOf } from '../../../domain/claims/principal.js';
 import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
@@ -24,12 +25,17 @@ export function authorizeEndpoint(
   access: AccessContext,
   options: ChallengeOptions,
   audit: AuditLog,
+  /** Counts each decision (`gatehouse.authorization.attempts`) when telemetry is on; absent, nothing is counted. */
+  telemetry?: Telemetry,
 ): Middleware | undefined {
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
+  // The endpoint's policies, named once: the attribute every decision here carries.
+  const policy = policyLabel(endpoint, access.requireAuthenticatedUserByDefault);
   return async function authorize(ctx, next) {
     // The route's parameters, for requirements that name what they protect (`:organization`).
     const routeParameters: Record<string, string> = ctx.params ?? {};
     const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access, { routeParameters });
+    telemetry?.count('gatehouse.authorization.attempts', { policy, result: RESULTS[decision.outcome] });
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
     const principal = ctx.state.principal;
@@ -50,6 +56,15 @@ export function authorizeEndpoint(
       );
     ctx.redirect('/Account/AccessDenied');
   };
+}
+
+const RESULTS = { allow: 'allowed', challenge: 'challenged', forbid: 'denied' } as const;
+
+/** `default` (authorize() without names), `fallback` (no metadata), or the policy names, in the order declared. */
+function policyLabel(endpoint: Endpoint, requireAuthenticatedUserByDefault: boolean): string {
+  if (endpoint.metadata === undefined) return requireAuthenticatedUserByDefault ? 'fallback' : 'none';
+  if (endpoint.metadata.kind !== 'authorize' || endpoint.metadata.policies.length === 0) return 'default';
+  return [...new Set(endpoint.metadata.policies)].join(',');
 }
 
 function challenge(ctx: Context, options: ChallengeOptions): void {

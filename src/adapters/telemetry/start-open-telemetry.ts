@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { context, metrics, trace, type TextMapPropagator } from '@opentelemetry/api';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import type { Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Logger } from '../../application/ports/logger.js';
+import { OtelTelemetry } from './otel-telemetry.js';
+import { reportedOnce } from './reported-once.js';
+
+export interface OpenTelemetryOptions {
+  serviceName: string;
+  serviceVersion: string;
+  metrics: boolean;
+  traces: boolean;
+  otlpTracesUrl?: string;
+  otlpMetricsUrl?: string;
+  metricExportIntervalMs: number;
+  sampler: string;
+  samplerRatio: number;
+  /** Serve the metrics in the Prometheus text format (the listener is the caller's). */
+  prometheus: boolean;
+  logger: Logger;
+  /** An application's own readers and span processors, beside those the configuration makes (another backend, a test's in-memory exporter). */
+  metricReaders?: readonly MetricReader[];
+  spanProcessors?: readonly SpanProcessor[];
+}
+
+export interface OpenTelemetry {
+  telemetry: OtelTelemetry;
+  propagator: TextMapPropagator;
+  /** Answers a scrape in the Prometheus text format, when `prometheus` was asked for. */
+  prometheusHandler?: (request: IncomingMessage, response: ServerResponse) => void;
+  /** Flushes what is queued (within the exporters' time-outs) and stops. */
+  shutdown(): Promise<void>;
+}
+
+/** The batch span processor's queue: at most this many spans wait for export; more are dropped, never held. */
+export const MAX_QUEUED_SPANS = 2048;
+/** How long one export may take before it is abandoned (spans or metrics). */
+export const EXPORT_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts the OpenTelemetry SDK for one instance. Imported, with the SDK and the exporters
+ * behind it, only when telemetry is on: an instance with it off loads none of it. The
+ * meter and tracer providers are this instance's own (no global provider is registered,
+ * so two instances in one process keep their numbers apart); the one global is the
+ * async-local-storage context manager, which makes a span active across awaits.
+ */
+export async function startOpenTelemetry(options: OpenTelemetryOptions): Promise<OpenTelemetry> {
+  const [{ resourceFromAttributes }, { W3CTraceContextPropagator }, { AsyncLocalStorageContextManager }] =
+    await Promise.all([
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/context-async-hooks'),
+    ]);
+  const resource = resourceFromAttributes({
+    'service.name': options.serviceName,
+    'service.version': options.serviceVersion,
+  });
+  // Registered once per process; a second instance (tests) finds it there.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const meters = options.metrics ? await meterProvider(options, resource) : undefined;
+  const tracers = options.traces ? await tracerProvider(options, resource) : undefined;
+  const telemetry = new OtelTelemetry(
+    meters?.provider.getMeter('gatehouse') ?? metrics.getMeterProvider().getMeter('gatehouse'),
+    tracers?.getTracer('gatehouse') ?? trace.getTracerProvider().getTracer('gatehouse'),
+  );
+  return {
+    telemetry,
+    propagator: new W3CTraceContextPropagator(),
+    ...(meters?.prometheusHandler ? { prometheusHandler: meters.prometheusHandler } : {}),
+    shutdown: async () => {
+      await Promise.allSettled([meters?.provider.shutdown(), tracers?.shutdown()]);
+    },
+  };
+}
+
+type Resource = ReturnType<typeof import('@opentelemetry/resources').resourceFromAttributes>;
+
+async function meterProvider(options: OpenTelemetryOptions, resource: Resource) {
+  const { MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
+  const readers: MetricReader[] = [...(options.metricReaders ?? [])];
+  let prometheusHandler: OpenTelemetry['prometheusHandler'];
+  if (options.prometheus) {
+    const { PrometheusExporter } = await import('@opentelemetry/exporter-prometheus');
+    // Its own server stays off: ours listens where PrometheusHost/PrometheusPort say (port 0 included).
+    const exporter = new PrometheusExporter({ preventServerStart: true });
+    prometheusHandler = (request, response) => exporter.getMetricsRequestHandler(request, response);
+    readers.push(exporter);
+  }
+  if (options.otlpMetricsUrl !== undefined) {
+    const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-http');
+    const exporter = new OTLPMetricExporter({ url: options.otlpMetricsUrl, timeoutMillis: EXPORT_TIMEOUT_MS });
+    const report = reportedOnce(options.logger, 'metrics');
+    const exportOnce = exporter.export.bind(exporter);
+    exporter.export = (batch, done) =>
+      exportOnce(batch, (result) => {
+        report(result.code !== 0, result.error);
+        done(result);
+      });
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter,
+        exportIntervalMillis: options.metricExportIntervalMs,
+        exportTimeoutMillis: Math.min(EXPORT_TIMEOUT_MS, options.metricExportIntervalMs),
+      }),
+    );
+  }
+  return { provider: new MeterProvider({ resource, readers }), prometheusHandler };
+}
+
+async function tracerProvider(options: OpenTelemetryOptions, resource: Resource) {
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const processors: SpanProcessor[] = [...(options.spanProcessors ?? [])];
+  if (options.otlpTracesUrl !== undefined) {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    const exporter: SpanExporter = new OTLPTraceExporter({
+      url: options.otlpTracesUrl,
+      timeoutMillis: EXPORT_TIMEOUT_MS,
+    });
+    const report = reportedOnce(options.logger, 'traces');
+    const exportOnce = exporter.export.bind(exporter);
+    exporter.export = (spans, done) =>
+      exportOnce(spans, (result) => {
+        report(result.code !== 0, result.error);
+        done(result);
+      });
+    processors.push(
+      new BatchSpanProcessor(exporter, { maxQueueSize: MAX_QUEUED_SPANS, exportTimeoutMillis: EXPORT_TIMEOUT_MS }),
+    );
+  }
+  return new BasicTracerProvider({ resource, sampler: await sampler(options), spanProcessors: processors });
+}
+
+async function sampler(options: OpenTelemetryOptions): Promise<Sampler> {
+  const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } =
+    await import('@opentelemetry/sdk-trace-base');
+  const root = (name: string): Sampler => {
+    if (name.endsWith('always_off')) return new AlwaysOffSampler();
+    if (name.endsWith('traceidratio')) return new TraceIdRatioBasedSampler(options.samplerRatio);
+    return new AlwaysOnSampler();
+  };
+  return options.sampler.startsWith('parentbased_')
+    ? new ParentBasedSampler({ root: root(options.sampler) })
+    : root(options.sampler);
+}

@@ -1,0 +1,11 @@
+import { isGatehouseError } from '../domain/errors.js';
+
+/** The stable code of what went wrong (`idp.state_mismatch`), or `internal_error.unexpected` for anything else: never a message. */
+export function errorCodeOf(error: unknown): string {
+  return isGatehouseError(error) ? error.code : 'internal_error.unexpected';
+}
+
+/** Seconds since a `performance.now()` reading, for a duration histogram. */
+export function secondsSince(started: number): number {
+  return (performance.now() - started) / 1000;
+}
