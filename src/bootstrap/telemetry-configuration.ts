@@ -11,6 +11,8 @@ export interface TelemetryConfiguration {
   otlpMetricsUrl?: string;
   /** How often metrics are pushed to the OTLP endpoint (OTEL_METRIC_EXPORT_INTERVAL, 60 s by default). */
   metricExportIntervalMs: number;
+  /** How long one export may take, retries included (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default). */
+  exportTimeoutMs: number;
   /** OTEL_TRACES_SAMPLER and its argument: `parentbased_always_on` by default. */
   sampler: string;
   samplerRatio: number;
@@ -55,6 +57,7 @@ export function telemetryConfiguration(
   const sampler = variable('OTEL_TRACES_SAMPLER')?.toLowerCase() ?? 'parentbased_always_on';
   const ratio = Number(variable('OTEL_TRACES_SAMPLER_ARG') ?? 1);
   const interval = Number(variable('OTEL_METRIC_EXPORT_INTERVAL') ?? 60_000);
+  const timeout = Number(variable('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10_000);
   const { name, version } = application();
   return {
     serviceVersion: version,
@@ -64,6 +67,7 @@ export function telemetryConfiguration(
     ...(settings.Traces && tracesUrl !== undefined && exported('TRACES') ? { otlpTracesUrl: tracesUrl } : {}),
     ...(settings.Metrics && metricsUrl !== undefined && exported('METRICS') ? { otlpMetricsUrl: metricsUrl } : {}),
     metricExportIntervalMs: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
+    exportTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000,
     // An unknown sampler name is the default, as the OpenTelemetry SDKs treat it.
     sampler: SAMPLERS.has(sampler) ? sampler : 'parentbased_always_on',
     samplerRatio: Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1,

@@ -14,6 +14,8 @@ export interface OpenTelemetryOptions {
   otlpTracesUrl?: string;
   otlpMetricsUrl?: string;
   metricExportIntervalMs: number;
+  /** How long one export may take, retries included. */
+  exportTimeoutMs: number;
   sampler: string;
   samplerRatio: number;
   /** Serve the metrics in the Prometheus text format (the listener is the caller's). */
@@ -35,8 +37,8 @@ export interface OpenTelemetry {
 
 /** The batch span processor's queue: at most this many spans wait for export; more are dropped, never held. */
 export const MAX_QUEUED_SPANS = 2048;
-/** How long one export may take before it is abandoned (spans or metrics). */
-export const EXPORT_TIMEOUT_MS = 10_000;
+/** How long a stop waits for the last spans and metrics to leave. */
+export const SHUTDOWN_FLUSH_MS = 1_000;
 
 /**
  * Starts the OpenTelemetry SDK for one instance. Imported, with the SDK and the exporters
@@ -68,8 +70,13 @@ export async function startOpenTelemetry(options: OpenTelemetryOptions): Promise
     telemetry,
     propagator: new W3CTraceContextPropagator(),
     ...(meters?.prometheusHandler ? { prometheusHandler: meters.prometheusHandler } : {}),
+    // A collector that is down must not hold the stop up: what is not out by then is dropped.
     shutdown: async () => {
-      await Promise.allSettled([meters?.provider.shutdown(), tracers?.shutdown()]);
+      const flushed = Promise.allSettled([meters?.provider.shutdown(), tracers?.shutdown()]);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref()));
+      await Promise.race([flushed, late]);
+      clearTimeout(timer);
     },
   };
 }
@@ -89,7 +96,7 @@ async function meterProvider(options: OpenTelemetryOptions, resource: Resource) 
   }
   if (options.otlpMetricsUrl !== undefined) {
     const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-http');
-    const exporter = new OTLPMetricExporter({ url: options.otlpMetricsUrl, timeoutMillis: EXPORT_TIMEOUT_MS });
+    const exporter = new OTLPMetricExporter({ url: options.otlpMetricsUrl, timeoutMillis: options.exportTimeoutMs });
     const report = reportedOnce(options.logger, 'metrics');
     const exportOnce = exporter.export.bind(exporter);
     exporter.export = (batch, done) =>
@@ -101,7 +108,7 @@ async function meterProvider(options: OpenTelemetryOptions, resource: Resource) 
       new PeriodicExportingMetricReader({
         exporter,
         exportIntervalMillis: options.metricExportIntervalMs,
-        exportTimeoutMillis: Math.min(EXPORT_TIMEOUT_MS, options.metricExportIntervalMs),
+        exportTimeoutMillis: Math.min(options.exportTimeoutMs, options.metricExportIntervalMs),
       }),
     );
   }
@@ -115,7 +122,7 @@ async function tracerProvider(options: OpenTelemetryOptions, resource: Resource)
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     const exporter: SpanExporter = new OTLPTraceExporter({
       url: options.otlpTracesUrl,
-      timeoutMillis: EXPORT_TIMEOUT_MS,
+      timeoutMillis: options.exportTimeoutMs,
     });
     const report = reportedOnce(options.logger, 'traces');
     const exportOnce = exporter.export.bind(exporter);
@@ -125,7 +132,10 @@ async function tracerProvider(options: OpenTelemetryOptions, resource: Resource)
         done(result);
       });
     processors.push(
-      new BatchSpanProcessor(exporter, { maxQueueSize: MAX_QUEUED_SPANS, exportTimeoutMillis: EXPORT_TIMEOUT_MS }),
+      new BatchSpanProcessor(exporter, {
+        maxQueueSize: MAX_QUEUED_SPANS,
+        exportTimeoutMillis: options.exportTimeoutMs,
+      }),
     );
   }
   return new BasicTracerProvider({ resource, sampler: await sampler(options), spanProcessors: processors });
