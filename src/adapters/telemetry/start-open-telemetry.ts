@@ -1,7 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, metrics, trace, type TextMapPropagator } from '@opentelemetry/api';
-import type { MetricReader } from '@opentelemetry/sdk-metrics';
-import type { Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../../application/ports/logger.js';
 import { OtelTelemetry } from './otel-telemetry.js';
 import { reportedOnce } from './reported-once.js';
@@ -41,27 +57,23 @@ export const MAX_QUEUED_SPANS = 2048;
 export const SHUTDOWN_FLUSH_MS = 1_000;
 
 /**
- * Starts the OpenTelemetry SDK for one instance. Imported, with the SDK and the exporters
- * behind it, only when telemetry is on: an instance with it off loads none of it. The
+ * Starts the OpenTelemetry SDK for one instance. This module, and with it the SDK and the
+ * exporters it imports, is imported (bootstrap/telemetry.ts, by dynamic import) only when
+ * telemetry is on: an instance with it off loads none of it. The SDK's packages are
+ * CommonJS: imported statically here, the bundle gives them their named exports. The
  * meter and tracer providers are this instance's own (no global provider is registered,
  * so two instances in one process keep their numbers apart); the one global is the
  * async-local-storage context manager, which makes a span active across awaits.
  */
 export async function startOpenTelemetry(options: OpenTelemetryOptions): Promise<OpenTelemetry> {
-  const [{ resourceFromAttributes }, { W3CTraceContextPropagator }, { AsyncLocalStorageContextManager }] =
-    await Promise.all([
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/context-async-hooks'),
-    ]);
   const resource = resourceFromAttributes({
     'service.name': options.serviceName,
     'service.version': options.serviceVersion,
   });
   // Registered once per process; a second instance (tests) finds it there.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const meters = options.metrics ? await meterProvider(options, resource) : undefined;
-  const tracers = options.traces ? await tracerProvider(options, resource) : undefined;
+  const meters = options.metrics ? meterProvider(options, resource) : undefined;
+  const tracers = options.traces ? tracerProvider(options, resource) : undefined;
   const telemetry = new OtelTelemetry(
     meters?.provider.getMeter('gatehouse') ?? metrics.getMeterProvider().getMeter('gatehouse'),
     tracers?.getTracer('gatehouse') ?? trace.getTracerProvider().getTracer('gatehouse'),
@@ -81,21 +93,16 @@ export async function startOpenTelemetry(options: OpenTelemetryOptions): Promise
   };
 }
 
-type Resource = ReturnType<typeof import('@opentelemetry/resources').resourceFromAttributes>;
-
-async function meterProvider(options: OpenTelemetryOptions, resource: Resource) {
-  const { MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
+function meterProvider(options: OpenTelemetryOptions, resource: Resource) {
   const readers: MetricReader[] = [...(options.metricReaders ?? [])];
   let prometheusHandler: OpenTelemetry['prometheusHandler'];
   if (options.prometheus) {
-    const { PrometheusExporter } = await import('@opentelemetry/exporter-prometheus');
     // Its own server stays off: ours listens where PrometheusHost/PrometheusPort say (port 0 included).
     const exporter = new PrometheusExporter({ preventServerStart: true });
     prometheusHandler = (request, response) => exporter.getMetricsRequestHandler(request, response);
     readers.push(exporter);
   }
   if (options.otlpMetricsUrl !== undefined) {
-    const { OTLPMetricExporter } = await import('@opentelemetry/exporter-metrics-otlp-http');
     const exporter = new OTLPMetricExporter({ url: options.otlpMetricsUrl, timeoutMillis: options.exportTimeoutMs });
     const report = reportedOnce(options.logger, 'metrics');
     const exportOnce = exporter.export.bind(exporter);
@@ -115,11 +122,9 @@ async function meterProvider(options: OpenTelemetryOptions, resource: Resource) 
   return { provider: new MeterProvider({ resource, readers }), prometheusHandler };
 }
 
-async function tracerProvider(options: OpenTelemetryOptions, resource: Resource) {
-  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+function tracerProvider(options: OpenTelemetryOptions, resource: Resource) {
   const processors: SpanProcessor[] = [...(options.spanProcessors ?? [])];
   if (options.otlpTracesUrl !== undefined) {
-    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     const exporter: SpanExporter = new OTLPTraceExporter({
       url: options.otlpTracesUrl,
       timeoutMillis: options.exportTimeoutMs,
@@ -138,12 +143,11 @@ async function tracerProvider(options: OpenTelemetryOptions, resource: Resource)
       }),
     );
   }
-  return new BasicTracerProvider({ resource, sampler: await sampler(options), spanProcessors: processors });
+  return new BasicTracerProvider({ resource, sampler: sampler(options), spanProcessors: processors });
 }
 
-async function sampler(options: OpenTelemetryOptions): Promise<Sampler> {
-  const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } =
-    await import('@opentelemetry/sdk-trace-base');
+/** OTEL_TRACES_SAMPLER's samplers; `parentbased_*` follows a trusted parent's decision. */
+function sampler(options: OpenTelemetryOptions): Sampler {
   const root = (name: string): Sampler => {
     if (name.endsWith('always_off')) return new AlwaysOffSampler();
     if (name.endsWith('traceidratio')) return new TraceIdRatioBasedSampler(options.samplerRatio);
