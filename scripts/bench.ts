@@ -21,7 +21,7 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
+ * bare,koa-session,memory,telemetry,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
  * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
  * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
@@ -37,6 +37,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchCluster, type BenchCluster } from './bench/bench-cluster.js';
 import { startBenchDiscovery, type BenchDiscovery } from './bench/discovery-server.js';
+import { startOtlpSink } from './bench/otlp-sink.js';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest, WINDOWS_AGREE_WITHIN } from './bench/callgrind.js';
 import {
@@ -94,15 +95,21 @@ async function main(): Promise<void> {
     ? await startBenchCluster()
     : { skip: 'not asked for' };
   const discovery = onlyRows.includes('frontchannel') ? await startBenchDiscovery() : undefined;
+  const otlpSink = onlyRows.includes('telemetry') ? await startOtlpSink() : undefined;
   try {
-    await measure(benchCluster, discovery);
+    await measure(benchCluster, discovery, otlpSink);
   } finally {
     await benchCluster.cluster?.stop();
     await discovery?.stop();
+    await otlpSink?.stop();
   }
 }
 
-async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | undefined): Promise<void> {
+async function measure(
+  benchCluster: BenchCluster,
+  discovery: BenchDiscovery | undefined,
+  otlpSink: { url: string; received(): number } | undefined,
+): Promise<void> {
   const pinned = pinSelfToLoadCore();
   const machine = `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`;
   console.log(`Gatehouse benchmark: ${machine}`);
@@ -124,6 +131,7 @@ async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | u
     cluster,
     connectionsFolder,
     discovery ?? { skip: 'not asked for' },
+    otlpSink ?? { skip: 'not asked for' },
   )
     .filter((definition) => onlyRows.includes(definition.key))
     .map((definition) => ({ definition, runs: [] }));
@@ -136,6 +144,11 @@ async function measure(benchCluster: BenchCluster, discovery: BenchDiscovery | u
       const { requestsPerSecond, serverCpuMicrosPerRequest } = run.result;
       process.stdout.write(` ${requestsPerSecond} req/s, ${serverCpuMicrosPerRequest ?? 'n/a'} µs CPU/request\n`);
     }
+  }
+  // The telemetry row must have exported something, or it measured nothing of the export.
+  if (otlpSink && rows.some((row) => row.definition.key === 'telemetry' && row.runs.length > 0)) {
+    if (otlpSink.received() === 0) throw new Error('the telemetry row exported nothing to the OTLP sink');
+    console.log(`OTLP sink: ${otlpSink.received()} exports received and dropped`);
   }
   if (instructionCounts) {
     for (const row of rows) {

@@ -8,6 +8,7 @@ export interface RowDefinition {
     | 'bare'
     | 'koa-session'
     | 'memory'
+    | 'telemetry'
     | 'connections'
     | 'redis'
     | 'cluster'
@@ -56,6 +57,7 @@ export function rowDefinitions(
   cluster: { seeds: string[] } | { skip: string },
   connectionsFolder: string,
   discovery: { issuer: string; caFile: string } | { skip: string } = { skip: 'not asked for' },
+  otlpSink: { url: string } | { skip: string } = { skip: 'not asked for' },
 ): RowDefinition[] {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
   const seeds = 'seeds' in cluster ? cluster.seeds : [];
@@ -89,6 +91,25 @@ export function rowDefinitions(
       headers: behindProxy,
       expectedStatus: 200,
       authenticated: true,
+    },
+    {
+      // The memory row's request with telemetry on: metrics and a trace of every request
+      // (sampled at 100%: a server span and its store calls) exported over OTLP/HTTP to an
+      // endpoint that drops them (otlp-sink.ts), metrics every second rather than every minute.
+      key: 'telemetry',
+      name: 'Gatehouse, memory store, authenticated, telemetry on (100% traces, OTLP)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'url' in otlpSink ? otlpSink.url : '',
+        OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_METRIC_EXPORT_INTERVAL: '1000',
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+      skip: 'skip' in otlpSink ? otlpSink.skip : undefined,
     },
     {
       // The memory row's request in a deployment with 1,000 customers' connections, none
