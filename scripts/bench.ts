@@ -21,7 +21,7 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,telemetry,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
+ * bare,koa-session,memory,telemetry,telemetry-sampled,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
  * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
  * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     ? await startBenchCluster()
     : { skip: 'not asked for' };
   const discovery = onlyRows.includes('frontchannel') ? await startBenchDiscovery() : undefined;
-  const otlpSink = onlyRows.includes('telemetry') ? await startOtlpSink() : undefined;
+  const otlpSink = onlyRows.some((row) => row.startsWith('telemetry')) ? await startOtlpSink() : undefined;
   try {
     await measure(benchCluster, discovery, otlpSink);
   } finally {
@@ -146,7 +146,7 @@ async function measure(
     }
   }
   // The telemetry row must have exported something, or it measured nothing of the export.
-  if (otlpSink && rows.some((row) => row.definition.key === 'telemetry' && row.runs.length > 0)) {
+  if (otlpSink && rows.some((row) => row.definition.key.startsWith('telemetry') && row.runs.length > 0)) {
     if (otlpSink.received() === 0) throw new Error('the telemetry row exported nothing to the OTLP sink');
     console.log(`OTLP sink: ${otlpSink.received()} exports received and dropped`);
   }

@@ -9,6 +9,7 @@ export interface RowDefinition {
     | 'koa-session'
     | 'memory'
     | 'telemetry'
+    | 'telemetry-sampled'
     | 'connections'
     | 'redis'
     | 'cluster'
@@ -94,7 +95,7 @@ export function rowDefinitions(
     },
     {
       // The memory row's request with telemetry on: metrics and a trace of every request
-      // (sampled at 100%: a server span and its store calls) exported over OTLP/HTTP to an
+      // (sampled at 100%: a server span; the memory store's calls get none) exported over OTLP/HTTP to an
       // endpoint that drops them (otlp-sink.ts), metrics every second rather than every minute.
       key: 'telemetry',
       name: 'Gatehouse, memory store, authenticated, telemetry on (100% traces, OTLP)',
@@ -103,6 +104,24 @@ export function rowDefinitions(
         ...memoryStore,
         OTEL_EXPORTER_OTLP_ENDPOINT: 'url' in otlpSink ? otlpSink.url : '',
         OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_METRIC_EXPORT_INTERVAL: '1000',
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+      skip: 'skip' in otlpSink ? otlpSink.skip : undefined,
+    },
+    {
+      // The same with one trace in ten recorded, as a busy deployment would sample.
+      key: 'telemetry-sampled',
+      name: 'Gatehouse, memory store, authenticated, telemetry on (10% of traces, OTLP)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'url' in otlpSink ? otlpSink.url : '',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
         OTEL_METRIC_EXPORT_INTERVAL: '1000',
       },
       path: '/api/app-info',

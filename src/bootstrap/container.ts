@@ -80,7 +80,9 @@ export async function composeServices(
   const clock = new SystemClock();
   const telemetry = await composeTelemetry(configuration, parts.telemetry);
   const created = await createSessionStores(settings, logger, clock);
-  const stores = telemetry.hooks?.traceStores(created, settings.Session.Store === 'Redis') ?? created;
+  // Only a store across the network is traced and timed: the memory store's operations are
+  // map lookups of a microsecond or two, which a span and a histogram would cost many times over.
+  const stores = (settings.Session.Store === 'Redis' ? telemetry.hooks?.traceStores(created) : undefined) ?? created;
   const outbound = telemetry.hooks?.outbound;
   const builtInProviders = await createIdentityProviders(configuration, clock, stores, outbound);
   const connections = await composeConnections(configuration, clock, stores, outbound);

@@ -18,7 +18,7 @@ export interface ComposedTelemetry {
   /** Absent when off: then no store is wrapped, no request watched and no middleware added. */
   hooks?: {
     outbound: OutboundRequests;
-    traceStores(stores: SessionStores, remote: boolean): SessionStores;
+    traceStores(stores: SessionStores): SessionStores;
     serverRequests(trustProxy: boolean): Middleware;
   };
   /** Opens the Prometheus listener, if configured; resolves to its URL. */
@@ -73,11 +73,11 @@ export async function composeTelemetry(
     telemetry,
     hooks: {
       outbound: providerRequests(telemetry, propagator),
-      traceStores: (stores, remote) => ({
+      traceStores: (stores) => ({
         ...stores,
-        sessions: tracedSessionStore(stores.sessions, 'sessions', remote, telemetry),
-        pendingSignIns: tracedSessionStore(stores.pendingSignIns, 'pending_sign_ins', remote, telemetry),
-        replayRecords: tracedSessionStore(stores.replayRecords, 'replay_records', remote, telemetry),
+        sessions: tracedSessionStore(stores.sessions, 'sessions', telemetry),
+        pendingSignIns: tracedSessionStore(stores.pendingSignIns, 'pending_sign_ins', telemetry),
+        replayRecords: tracedSessionStore(stores.replayRecords, 'replay_records', telemetry),
       }),
       serverRequests: (trustProxy) => serverRequests(telemetry, { trustProxy, propagator }),
     },

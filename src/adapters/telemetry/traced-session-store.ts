@@ -18,13 +18,12 @@ const OPERATIONS: ReadonlySet<string | symbol> = new Set<keyof SessionStore>([
  * The same store, each operation a child span (`session_store.<operation>`) and one
  * measurement of `gatehouse.session_store.operation.duration` with the store's role
  * (`sessions`, `pending_sign_ins`, `replay_records`), the operation and its outcome. Keys
- * and records are never attributes. Wrapped only when telemetry is on: off, the store is
- * the store.
+ * and records are never attributes. Wrapped only when telemetry is on and the store is
+ * across the network (Redis): otherwise the store is the store.
  */
 export function tracedSessionStore<Store extends SessionStore>(
   store: Store,
   role: string,
-  remote: boolean,
   telemetry: OtelTelemetry,
 ): Store {
   return new Proxy(store, {
@@ -37,7 +36,7 @@ export function tracedSessionStore<Store extends SessionStore>(
         telemetry.measure(
           {
             name: `session_store.${operation}`,
-            kind: remote ? SpanKind.CLIENT : SpanKind.INTERNAL,
+            kind: SpanKind.CLIENT,
             attributes: { store: role, operation },
           },
           'gatehouse.session_store.operation.duration',

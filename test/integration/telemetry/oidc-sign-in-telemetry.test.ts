@@ -59,9 +59,8 @@ describe('Telemetry: OpenID Connect sign-ins', function () {
     expect(total(points, 'gatehouse.identity_provider.request.duration', { endpoint: 'discovery' })).to.equal(1);
     expect(total(points, 'http.server.request.duration', { 'http.route': '/signin-oidc' })).to.equal(1);
     expect(total(points, 'http.server.request.duration', { 'http.route': '/External/Challenge' })).to.equal(1);
-    expect(
-      total(points, 'gatehouse.session_store.operation.duration', { store: 'sessions', operation: 'create' }),
-    ).to.be.greaterThan(0);
+    // The memory store's calls are map lookups: neither timed nor traced (redis-store-telemetry.test.ts has Redis's).
+    expect(total(points, 'gatehouse.session_store.operation.duration')).to.equal(0);
   });
 
   it('counts a refused callback as a failed sign-in with its code', async () => {
@@ -80,7 +79,7 @@ describe('Telemetry: OpenID Connect sign-ins', function () {
     expect(total(points, 'gatehouse.authentication.sign_ins', { outcome: 'success' })).to.equal(0);
   });
 
-  it('makes the provider requests and store calls of a callback children of its server span', async () => {
+  it('makes the provider requests of a callback children of its server span', async () => {
     await new TestBrowser().signIn(app.url, 'user');
     const spans = readers.spans();
     const callback = spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['http.route'] === '/signin-oidc');
@@ -90,7 +89,6 @@ describe('Telemetry: OpenID Connect sign-ins', function () {
     const children = spans.filter((s) => s.parentSpanContext?.spanId === server.spanContext().spanId);
     const names = children.map((s) => s.name);
     expect(names).to.include('identity_provider.token');
-    expect(names).to.include('session_store.create');
     for (const child of children) expect(child.spanContext().traceId).to.equal(server.spanContext().traceId);
     const token = children.find((s) => s.name === 'identity_provider.token');
     expect(token?.kind).to.equal(SpanKind.CLIENT);
