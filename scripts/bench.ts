@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: Gatehouse's request paths against two references measured in the same
- * run (bare Koa; bare Koa + koa-session alone, the floor the session middleware sets), cold
+ * run (bare Koa; bare Koa + koa-session alone, the floor the session middleware sets), the
+ * authenticated request with telemetry on (traces at 100% and at 10% exported over OTLP to
+ * a loopback endpoint that drops them, scripts/bench/otlp-sink.ts; metrics only), cold
  * start (on this Node and on Node 24 with the compile cache), memory per idle session,
  * SAML responses through the whole ACS check, and what 1,000 customers' connections cost
  * (a start, memory, each request, finding one by domain: scripts/bench/connection-scale.ts). It prints a table and one line per target
@@ -21,7 +23,7 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,telemetry,telemetry-sampled,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
+ * bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
  * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
  * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
@@ -76,7 +78,8 @@ const settings: LoadSettings = {
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (
-  process.env.BENCH_ROWS ?? 'bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel'
+  process.env.BENCH_ROWS ??
+  'bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel'
 ).split(',');
 const extras = new Set(
   process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml,connections').split(','),
@@ -95,7 +98,9 @@ async function main(): Promise<void> {
     ? await startBenchCluster()
     : { skip: 'not asked for' };
   const discovery = onlyRows.includes('frontchannel') ? await startBenchDiscovery() : undefined;
-  const otlpSink = onlyRows.some((row) => row.startsWith('telemetry')) ? await startOtlpSink() : undefined;
+  const otlpSink = onlyRows.some((row) => row === 'telemetry' || row === 'telemetry-sampled')
+    ? await startOtlpSink()
+    : undefined;
   try {
     await measure(benchCluster, discovery, otlpSink);
   } finally {
@@ -146,7 +151,10 @@ async function measure(
     }
   }
   // The telemetry row must have exported something, or it measured nothing of the export.
-  if (otlpSink && rows.some((row) => row.definition.key.startsWith('telemetry') && row.runs.length > 0)) {
+  if (
+    otlpSink &&
+    rows.some((row) => row.definition.env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined && row.runs.length > 0)
+  ) {
     if (otlpSink.received() === 0) throw new Error('the telemetry row exported nothing to the OTLP sink');
     console.log(`OTLP sink: ${otlpSink.received()} exports received and dropped`);
   }

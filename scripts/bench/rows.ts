@@ -10,6 +10,7 @@ export interface RowDefinition {
     | 'memory'
     | 'telemetry'
     | 'telemetry-sampled'
+    | 'telemetry-metrics'
     | 'connections'
     | 'redis'
     | 'cluster'
@@ -129,6 +130,22 @@ export function rowDefinitions(
       expectedStatus: 200,
       authenticated: true,
       skip: 'skip' in otlpSink ? otlpSink.skip : undefined,
+    },
+    {
+      // Metrics only, read by a Prometheus scrape rather than pushed: no span, no context kept across awaits.
+      key: 'telemetry-metrics',
+      name: 'Gatehouse, memory store, authenticated, telemetry on, metrics only (Prometheus)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        ProjectTemplate__Telemetry__Enabled: 'true',
+        ProjectTemplate__Telemetry__Traces: 'false',
+        ProjectTemplate__Telemetry__PrometheusPort: '0',
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
     },
     {
       // The memory row's request in a deployment with 1,000 customers' connections, none
