@@ -59,28 +59,34 @@ export class OtelTelemetry implements Telemetry {
   }
 
   /**
-   * Runs `work` in a child span of the active one (a store call, a provider request), timed
-   * into `histogram` with its attributes and `outcome`: `success`, or `failure` with the
-   * error's type. The span is active while `work` runs, so a request it makes carries it on.
+   * Runs `work` timed into `histogram` with its attributes and `outcome` (`success`, or
+   * `failure` with the error's type), and, inside a recorded request, in a child span of the
+   * active one (a store call, a provider request), active while `work` runs so that a
+   * request it makes carries it on. Outside a recorded span (a request the sampler left out,
+   * a background refresh) there is no span: its trace would not be kept, or would be a root
+   * of one call.
    */
   async measure<T>(
     span: { name: string; kind: SpanKind; attributes: Attributes },
     histogram: AdapterDurationName,
-    work: (active: Span) => Promise<T>,
+    work: (active: Span | undefined) => Promise<T>,
     outcomeOf: (result: T) => 'success' | 'failure' = () => 'success',
   ): Promise<T> {
     const started = performance.now();
-    const active = this.tracer.startSpan(span.name, { kind: span.kind, attributes: span.attributes });
+    const parent = context.active();
+    const active = trace.getSpan(parent)?.isRecording()
+      ? this.tracer.startSpan(span.name, { kind: span.kind, attributes: span.attributes }, parent)
+      : undefined;
     try {
-      const result = await context.with(trace.setSpan(context.active(), active), () => work(active));
+      const result = await (active ? context.with(trace.setSpan(parent, active), () => work(active)) : work(undefined));
       const outcome = outcomeOf(result);
-      if (outcome === 'failure') active.setStatus({ code: SpanStatusCode.ERROR });
+      if (outcome === 'failure') active?.setStatus({ code: SpanStatusCode.ERROR });
       this.adapterDuration(histogram, (performance.now() - started) / 1000, { ...span.attributes, outcome });
       return result;
     } catch (error) {
       const type = errorType(error);
-      active.setAttribute('error.type', type);
-      active.setStatus({ code: SpanStatusCode.ERROR });
+      active?.setAttribute('error.type', type);
+      active?.setStatus({ code: SpanStatusCode.ERROR });
       this.adapterDuration(histogram, (performance.now() - started) / 1000, {
         ...span.attributes,
         outcome: 'failure',
@@ -88,7 +94,7 @@ export class OtelTelemetry implements Telemetry {
       });
       throw error;
     } finally {
-      active.end();
+      active?.end();
     }
   }
 }

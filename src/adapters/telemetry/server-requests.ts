@@ -40,7 +40,10 @@ export function serverRequests(
       parent,
     );
     try {
-      await context.with(trace.setSpan(parent, span), next);
+      // A request the sampler left out keeps no context across its awaits (which costs every
+      // await of the request): nothing under it would be recorded, and its log lines carry no
+      // ids of a trace that is not kept.
+      await (span.isRecording() ? context.with(trace.setSpan(parent, span), next) : next());
     } finally {
       const route = routeOf(ctx);
       const attributes: Attributes = {

@@ -161,6 +161,28 @@ describe('Telemetry: the trace context of an incoming request', function () {
   }
 });
 
+describe('Telemetry: a request the sampler leaves out', function () {
+  this.timeout(20_000);
+
+  it('records no span and puts no trace ids in its log lines, and is measured all the same', async () => {
+    const readers = telemetryReaders();
+    const running = await startGatehouse(
+      { ...TELEMETRY_ON, OTEL_TRACES_SAMPLER: 'always_off' },
+      { telemetry: readers.parts },
+    );
+    try {
+      expect((await fetch(`${running.url}/Account/Login`)).status).to.equal(200);
+      expect(readers.spans()).to.deep.equal([]);
+      const line = running.logs.find((l) => l.includes('"msg":"request"') && l.includes('/Account/Login'));
+      expect(line).to.be.a('string').and.not.include('trace_id');
+      const points = await readers.points();
+      expect(total(points, 'http.server.request.duration', { 'http.route': '/Account/Login' })).to.equal(1);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 function startOidcAppWith(issuer: string, port: number, readers: ReturnType<typeof telemetryReaders>) {
   return startOidcApp(issuer, port, TELEMETRY_ON, { telemetry: readers.parts });
 }
