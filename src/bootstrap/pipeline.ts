@@ -94,7 +94,14 @@ export function createPipeline(
 
   const { telemetry, hooks } = container.resolve<ComposedTelemetry>(ComposedTelemetryToken);
   const app = createApp({
-    ...(hooks ? { serverRequests: hooks.serverRequests(settings.Hosting.TrustProxy) } : {}),
+    ...(hooks
+      ? {
+          serverRequests: hooks.serverRequests(
+            settings.Hosting.TrustProxy,
+            endpoints.filter((endpoint) => endpoint.beforeSession).map((endpoint) => endpoint.path),
+          ),
+        }
+      : {}),
     logger: configuration.logger,
     production,
     showStackTraces: environment === 'development',

@@ -19,7 +19,7 @@ export interface ComposedTelemetry {
   hooks?: {
     outbound: OutboundRequests;
     traceStores(stores: SessionStores): SessionStores;
-    serverRequests(trustProxy: boolean): Middleware;
+    serverRequests(trustProxy: boolean, fixedRoutes: readonly string[]): Middleware;
   };
   /** Opens the Prometheus listener, if configured; resolves to its URL. */
   listen(): Promise<string | undefined>;
@@ -79,7 +79,8 @@ export async function composeTelemetry(
         pendingSignIns: tracedSessionStore(stores.pendingSignIns, 'pending_sign_ins', telemetry),
         replayRecords: tracedSessionStore(stores.replayRecords, 'replay_records', telemetry),
       }),
-      serverRequests: (trustProxy) => serverRequests(telemetry, { trustProxy, propagator }),
+      serverRequests: (trustProxy, fixedRoutes) =>
+        serverRequests(telemetry, { trustProxy, propagator, fixedRoutes: new Set(fixedRoutes) }),
     },
     listen: async () => {
       if (!config.prometheus || !otel.prometheusHandler) return undefined;

@@ -25,7 +25,12 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 
  */
 export function serverRequests(
   telemetry: OtelTelemetry,
-  options: { trustProxy: boolean; propagator: TextMapPropagator },
+  options: {
+    trustProxy: boolean;
+    propagator: TextMapPropagator;
+    /** Paths answered before any router (the probes): each its own route. */
+    fixedRoutes: ReadonlySet<string>;
+  },
 ): Middleware {
   const { tracer } = telemetry;
   return async function serverRequest(ctx, next) {
@@ -45,7 +50,7 @@ export function serverRequests(
       // ids of a trace that is not kept.
       await (span.isRecording() ? context.with(trace.setSpan(parent, span), next) : next());
     } finally {
-      const route = routeOf(ctx);
+      const route = routeOf(ctx, options.fixedRoutes);
       const attributes: Attributes = {
         'http.request.method': method,
         'http.response.status_code': ctx.status,
@@ -60,8 +65,8 @@ export function serverRequests(
   };
 }
 
-function routeOf(ctx: Context): string | undefined {
+function routeOf(ctx: Context, fixedRoutes: ReadonlySet<string>): string | undefined {
   const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   if (typeof matched === 'string') return matched;
-  return ctx.state.route;
+  return ctx.state.route ?? (fixedRoutes.has(ctx.path) ? ctx.path : undefined);
 }

@@ -74,6 +74,12 @@ describe('Telemetry: export', function () {
         (s) => s.name === 'http_server_request_duration_count' && s.labels.http_route === '/Admin',
       );
       expect(requests.map((s) => s.labels.http_response_status_code)).to.deep.equal(['403']);
+      // A probe, answered before any router, is a route of its own too.
+      expect((await fetch(`${running.url}/health/live`)).status).to.equal(200);
+      const again = prometheusSamples(await (await fetch(metricsUrl ?? '')).text());
+      expect(
+        again.some((s) => s.name === 'http_server_request_duration_count' && s.labels.http_route === '/health/live'),
+      ).to.equal(true);
 
       expect((await fetch(`${running.url}/metrics`)).status).to.equal(404);
       expect((await fetch(metricsUrl?.replace('/metrics', '/other') ?? '')).status).to.equal(404);
