@@ -14,6 +14,16 @@ import type Provider from 'oidc-provider';
 import { demoPage, escapeHtml } from './demo-page.js';
 import { userWithEmail, type DemoUsers } from './demo-users.js';
 
+/**
+ * The authentication context classes (`acr`) the demo provider signs people in at: a
+ * password, or a password and a one-time code. A client asking for `mfa` in `acr_values`
+ * gets the code asked for as well (docs/step-up.md).
+ */
+export const DEMO_ACR = {
+  password: 'urn:gatehouse:demo:acr:password',
+  mfa: 'urn:gatehouse:demo:acr:mfa',
+} as const;
+
 /** What the pages call the provider unless it is given a name of its own. */
 const DEFAULT_NAME = 'Demo identity provider';
 
@@ -29,6 +39,8 @@ export function demoInteractions(
   issuerPath: string,
   users: DemoUsers,
   name = DEFAULT_NAME,
+  /** When a sign-in completing now says the person authenticated (`auth_time`, seconds). */
+  authTime: () => number = () => Math.floor(Date.now() / 1000),
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const route = new RegExp(`^${issuerPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([\\w-]+)(/abort)?$`);
   return async (req, res) => {
@@ -46,11 +58,17 @@ export function demoInteractions(
           res,
           200,
           prompt.name === 'login'
-            ? loginPage(req.url ?? '', { users, name }, undefined, userWithEmail(users, hint)?.login)
+            ? loginPage(
+                req.url ?? '',
+                { users, name },
+                undefined,
+                userWithEmail(users, hint)?.login,
+                asksForMfa(params),
+              )
             : consentPage(req.url ?? '', name),
         );
       } else if (req.method === 'POST') {
-        await submit(provider, req, res, { users, name });
+        await submit(provider, req, res, { users, name, authTime });
       } else {
         send(res, 405, page('Not allowed', '<p>This page takes GET and POST only.</p>'));
       }
@@ -75,6 +93,7 @@ export function demoInteractions(
 interface Pages {
   users: DemoUsers;
   name: string;
+  authTime?: () => number;
 }
 
 async function submit(provider: Provider, req: IncomingMessage, res: ServerResponse, pages: Pages): Promise<void> {
@@ -82,11 +101,30 @@ async function submit(provider: Provider, req: IncomingMessage, res: ServerRespo
   const details = await provider.interactionDetails(req, res);
   if (form.get('prompt') === 'login' && details.prompt.name === 'login') {
     const login = form.get('login') ?? '';
-    if (!Object.hasOwn(pages.users, login)) {
-      send(res, 200, loginPage(req.url ?? '', pages, `There is no demo user "${login}".`));
+    const code = (form.get('otp') ?? '').trim();
+    const mfaAsked = asksForMfa(details.params);
+    const problem = !Object.hasOwn(pages.users, login)
+      ? `There is no demo user "${login}".`
+      : code !== '' && !/^[0-9]{6}$/.test(code)
+        ? 'A one-time code is 6 digits.'
+        : mfaAsked && code === ''
+          ? 'The application asks for a second factor: enter a one-time code (any 6 digits here).'
+          : undefined;
+    if (problem !== undefined) {
+      send(res, 200, loginPage(req.url ?? '', pages, problem, login, mfaAsked));
       return;
     }
-    await provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
+    // RFC 8176: a password and a one-time code are two factors.
+    const secondFactor = code !== '';
+    const result = {
+      login: {
+        accountId: login,
+        amr: secondFactor ? ['pwd', 'otp', 'mfa'] : ['pwd'],
+        acr: secondFactor ? DEMO_ACR.mfa : DEMO_ACR.password,
+        ...(pages.authTime ? { ts: pages.authTime() } : {}),
+      },
+    };
+    await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   } else if (form.get('prompt') === 'consent' && details.prompt.name === 'consent') {
     // Grants what the client asked for, as oidc-provider's development consent page does.
     const grant = details.grantId
@@ -107,7 +145,12 @@ async function submit(provider: Provider, req: IncomingMessage, res: ServerRespo
   }
 }
 
-function loginPage(action: string, pages: Pages, problem?: string, login = ''): string {
+/** True when the client's `acr_values` ask for the demo's two-factor class. */
+function asksForMfa(params: Record<string, unknown>): boolean {
+  return typeof params.acr_values === 'string' && params.acr_values.split(' ').includes(DEMO_ACR.mfa);
+}
+
+function loginPage(action: string, pages: Pages, problem?: string, login = '', mfaAsked = false): string {
   const rows = Object.values(pages.users)
     .map(
       (user) =>
@@ -121,6 +164,7 @@ function loginPage(action: string, pages: Pages, problem?: string, login = ''): 
   ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}
   <label>Login <input required type="text" name="login" value="${escapeHtml(login)}"${login === '' ? ' autofocus' : ''}></label>
   <label>Password <input required type="password" name="password" placeholder="anything"${login === '' ? '' : ' autofocus'}></label>
+  <label>Also confirm with a one-time code${mfaAsked ? '' : ' (optional)'} <input type="text" name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
   <button type="submit">Sign-in</button>
 </form>
 <p>Demo users (any password):</p><ul>${rows}</ul>

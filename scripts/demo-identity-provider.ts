@@ -12,8 +12,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import Provider, { type OidcAccount, type ProviderClient } from 'oidc-provider';
+import Provider, { interactionPolicy, type OidcAccount, type ProviderClient } from 'oidc-provider';
 import {
+  DEMO_ACR,
   demoInteractions,
   logoutSource,
   postLogoutSuccessSource,
@@ -87,17 +88,25 @@ export interface DemoIdentityProvider {
   readonly clientAssertions: ReadonlyArray<{ header: Record<string, unknown>; claims: Record<string, unknown> }>;
   /** While true, the provider accepts connections and never answers (an outage that hangs). */
   stalled: boolean;
+  /**
+   * Sign-ins from now on report an authentication this many seconds in the past (its
+   * `auth_time`): a provider whose clock is behind, or that ignores `max_age` and answers
+   * with an older session. 0 by default.
+   */
+  authenticatedSecondsAgo: number;
   close(): Promise<void>;
 }
 
 /**
  * Claims released per scope. `roles` and `permissions` travel with the `profile` scope,
  * so Gatehouse's default Scopes (openid profile email) receive them without extra
- * configuration. Like every OpenID provider by default, oidc-provider puts only `sub` in
+ * configuration. Like every OpenID provider by default, oidc-provider puts only `sub` (and here what it says of the authentication) in
  * the ID token (conformIdTokenClaims): the rest comes from the userinfo endpoint.
  */
 const CLAIMS_BY_SCOPE = {
-  openid: ['sub'],
+  // With what the ID token says of the authentication (OIDC Core 2): when, how and at
+  // which level the person signed in, for Gatehouse's step-up (docs/step-up.md).
+  openid: ['sub', 'auth_time', 'acr', 'amr'],
   profile: ['name', 'preferred_username', 'roles', 'permissions'],
   email: ['email', 'email_verified'],
 };
@@ -148,6 +157,9 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       token_endpoint_auth_method: c.tokenEndpointAuthMethod ?? 'client_secret_basic',
       ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
       id_token_signed_response_alg: 'RS256',
+      // auth_time in every ID token, as Entra ID, Okta, Auth0 and Keycloak send it: a step-up
+      // policy reads it (docs/step-up.md).
+      require_auth_time: true,
       ...(c.backchannelLogoutUri === undefined
         ? {}
         : { backchannel_logout_uri: c.backchannelLogoutUri, backchannel_logout_session_required: true }),
@@ -169,6 +181,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: CLAIMS_BY_SCOPE,
+    acrValues: [DEMO_ACR.password, DEMO_ACR.mfa],
     findAccount: (_ctx: unknown, sub: string): OidcAccount | undefined => {
       const user = Object.hasOwn(users, sub) ? users[sub] : undefined;
       if (!user) return undefined;
@@ -207,6 +220,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     // development-only warning or notice at every start or first use (see both files).
     adapter: demoProviderStorage(),
     interactions: {
+      policy: demoInteractionPolicy(),
       url: (_ctx: unknown, interaction: { uid: string }) => `${issuerPath}/interaction/${interaction.uid}`,
     },
     renderError,
@@ -232,7 +246,9 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   });
   enableFrontchannelLogout(provider);
   handle = provider.callback();
-  interactions = demoInteractions(provider, issuerPath, users, options.name);
+  interactions = demoInteractions(provider, issuerPath, users, options.name, () =>
+    Math.floor(Date.now() / 1000 - state.authenticatedSecondsAgo),
+  );
 
   const state: DemoIdentityProvider = {
     issuer,
@@ -248,6 +264,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     },
     clientAssertions,
     stalled: false,
+    authenticatedSecondsAgo: 0,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
@@ -255,6 +272,24 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
       }),
   };
   return state;
+}
+
+/**
+ * oidc-provider's prompts, and one more reason to show the login page: the client asks for
+ * the two-factor class in `acr_values` and the provider's session was made with less
+ * (as Entra ID, Okta or Keycloak do: acr_values steps the session up).
+ */
+function demoInteractionPolicy(): ReturnType<typeof interactionPolicy.base> {
+  const { Check } = interactionPolicy;
+  const policy = interactionPolicy.base();
+  policy.get('login')?.checks.add(
+    new Check('acr_values_mfa', 'the client asks for a second factor', ({ oidc }) => {
+      const asked =
+        typeof oidc.params.acr_values === 'string' && oidc.params.acr_values.split(' ').includes(DEMO_ACR.mfa);
+      return asked && oidc.session.acr !== DEMO_ACR.mfa ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
+    }),
+  );
+  return policy;
 }
 
 /** A fresh RS256 key (2048 bits: openid-client refuses smaller RSA keys). */

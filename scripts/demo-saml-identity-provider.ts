@@ -151,7 +151,11 @@ export async function startDemoSamlIdentityProvider(
       if (!known) return void page(res, 'Unknown service provider', unknownServiceProvider(request), 400);
       const key = randomBytes(16).toString('hex');
       pending.set(key, request);
-      return void page(res, 'Sign in', loginForm(key, request.issuer, users, userWithEmail(users, request.loginHint)));
+      // Every AuthnRequest gets the sign-in form (no single sign-on session is reused), so
+      // ForceAuthn is always honored; a RequestedAuthnContext asking for the two-factor
+      // class makes the one-time code required.
+      const hinted = userWithEmail(users, request.loginHint);
+      return void page(res, 'Sign in', loginForm(key, request.issuer, users, hinted, asksForMfa(request.xml)));
     }
     if (req.method === 'POST' && url.pathname === '/sso/login') {
       const form = new URLSearchParams(await body(req));
@@ -159,6 +163,12 @@ export async function startDemoSamlIdentityProvider(
       const user = userOf(form.get('login'));
       if (!request || !user) {
         return void page(res, 'Sign-in failed', `<p>Unknown user or expired request. Users: ${logins}.</p>`, 400);
+      }
+      const code = (form.get('otp') ?? '').trim();
+      if ((code !== '' && !/^[0-9]{6}$/.test(code)) || (code === '' && asksForMfa(request.xml))) {
+        const problem = code === '' ? 'The application asks for a second factor.' : 'A one-time code is 6 digits.';
+        const again = loginForm(form.get('pending') ?? '', request.issuer, users, user, true, problem);
+        return void page(res, 'Sign in', again);
       }
       pending.delete(form.get('pending') ?? '');
       const serviceProvider = serviceProviderNamed(request.issuer);
@@ -170,6 +180,7 @@ export async function startDemoSamlIdentityProvider(
         { audience: request.issuer, acsUrl: request.acsUrl, ...serviceProviderOf(request) },
         request.id,
         sessionIndex,
+        code === '' ? PASSWORD_CLASS : TWO_FACTOR_CLASS,
       );
       return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), 200, true);
     }
@@ -298,6 +309,7 @@ function signedResponse(
   serviceProvider: { audience: string; acsUrl: string; encryptionCertificatePem?: string },
   inResponseTo: string | null,
   sessionIndex: string,
+  authnContextClassRef: string = PASSWORD_CLASS,
 ): string {
   const signedAssertion = signElement(
     assertionXml({
@@ -309,6 +321,7 @@ function signedResponse(
       recipient: serviceProvider.acsUrl,
       inResponseTo,
       attributes: attributesOf(user),
+      authnContextClassRef,
     }),
     'Assertion',
     { credential: signing },
@@ -350,19 +363,32 @@ function cookieOf(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
+/** The class of a password sign-in, and of one confirmed with a one-time code (as ADFS names it). */
+const PASSWORD_CLASS = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+const TWO_FACTOR_CLASS = 'http://schemas.microsoft.com/claims/multipleauthn';
+
+/** True when the AuthnRequest's RequestedAuthnContext names the two-factor class. */
+function asksForMfa(requestXml: string): boolean {
+  const requested = /<(?:\w+:)?RequestedAuthnContext[\s\S]*?<\/(?:\w+:)?RequestedAuthnContext>/.exec(requestXml);
+  return requested !== null && requested[0].includes(TWO_FACTOR_CLASS);
+}
+
 /** The sign-in form, filled in with the user whose address the AuthnRequest's Subject hinted at, if any. */
 function loginForm(
   pendingKey: string,
   serviceProvider: string,
   users: DemoUsers,
   hinted: DemoUser | undefined,
+  mfaAsked = false,
+  problem?: string,
 ): string {
   const login = hinted ? ` value="${escapeHtml(hinted.login)}"` : ' autofocus';
   return `<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote(users)}</p>
-<form method="post" action="/sso/login">
+${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}<form method="post" action="/sso/login">
 <input type="hidden" name="pending" value="${pendingKey}">
 <label>Login <input name="login"${login} autocomplete="off"></label>
 <label>Password <input name="password" type="password" placeholder="anything"${hinted ? ' autofocus' : ''}></label>
+<label>Also confirm with a one-time code${mfaAsked ? '' : ' (optional)'} <input name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
 <button type="submit">Sign in</button>
 </form>`;
 }

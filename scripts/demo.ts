@@ -134,6 +134,10 @@ console.log(`
 ${users}
     It asks "Share your profile?" (Continue), then shows the starter page. Open /Admin
     as each of them, and sign out from the top bar: it asks "Sign out?" (Yes, sign me out).
+    /Admin needs a sign-in with a second factor from the last 10 minutes (step-up,
+    docs/step-up.md): opening it sends the admin back to the provider, which asks again;
+    fill in "Also confirm with a one-time code" (any 6 digits) to get in. Without the
+    code, Gatehouse refuses and says why. The SAML identity provider has the same field.
     Signing out at the demo identity provider itself (${idp.issuer}/session/end)
     signs the browser out of Gatehouse too (back- and front-channel logout).
 

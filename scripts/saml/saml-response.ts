@@ -36,6 +36,10 @@ export interface AssertionFields {
   confirmationNotOnOrAfter?: number;
   confirmationMethod?: string;
   attributes?: Record<string, string[]>;
+  /** When the person authenticated (the AuthnStatement's AuthnInstant), ms since the epoch; default the issue time. */
+  authnInstant?: number;
+  /** How (its AuthnContextClassRef); default PasswordProtectedTransport. */
+  authnContextClassRef?: string;
 }
 
 export interface ResponseFields {
@@ -98,7 +102,7 @@ export function assertionXml(fields: AssertionFields): string {
     `<saml:SubjectConfirmationData NotOnOrAfter="${iso(fields.confirmationNotOnOrAfter ?? notOnOrAfter)}" Recipient="${escapeXml(fields.recipient)}"${inResponseTo}/>` +
     `</saml:SubjectConfirmation></saml:Subject>` +
     conditions +
-    `<saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${iso(fields.authnInstant ?? now)}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>${escapeXml(fields.authnContextClassRef ?? 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport')}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     (attributes === '' ? '' : `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>`) +
     `</saml:Assertion>`
   );

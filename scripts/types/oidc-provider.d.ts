@@ -35,6 +35,20 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
 
+  /** The context a prompt's check sees: the request's parameters and the provider's session. */
+  export interface CheckContext {
+    oidc: { params: Record<string, unknown>; session: { acr?: string } };
+  }
+
+  export const interactionPolicy: {
+    Check: {
+      new (reason: string, description: string, check: (ctx: CheckContext) => boolean): unknown;
+      REQUEST_PROMPT: boolean;
+      NO_NEED_TO_PROMPT: boolean;
+    };
+    base(): { get(name: string): { checks: { add(check: unknown): void } } | undefined };
+  };
+
   export default class Provider {
     constructor(issuer: string, configuration?: ProviderConfiguration);
     readonly issuer: string;

@@ -29,6 +29,8 @@ export interface AdapterContext {
   rootDir: string;
   /** Watches the adapter's outbound requests (telemetry: a span, a duration, the trace context); absent when off. */
   outbound?: OutboundRequests;
+  /** SAML `AuthnContextClassRef` -> `amr` values (the built-in table with `Authentication:AuthnContextClassMethods`). */
+  authnContextMethods: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

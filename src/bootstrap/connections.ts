@@ -1,4 +1,5 @@
 import type { OutboundRequests } from '../adapters/outbound-requests.js';
+import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Clock } from '../application/ports/clock.js';
@@ -114,6 +115,7 @@ async function buildAdapter(
     replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
     rootDir: configuration.rootDir,
     ...(outbound ? { outbound } : {}),
+    authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
   });
 }
 

@@ -1,3 +1,4 @@
+import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { DrainState } from '../application/drain-state.js';
 import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
@@ -11,7 +12,9 @@ import {
   ReplayRecordStoreToken,
   SessionStoreToken,
 } from '../application/ports/session-store.js';
-import { ProviderDefinitionsToken, SettingsToken } from '../application/settings-token.js';
+import { PoliciesToken, ProviderDefinitionsToken, SettingsToken } from '../application/settings-token.js';
+import { StepUps } from '../application/sign-in/step-ups.js';
+import { applicationPolicies } from './policies.js';
 import { FlowRecords } from '../application/sign-in/flow-records.js';
 import { ProviderSessions } from '../application/sign-in/provider-sessions.js';
 import { SignInRecords } from '../application/sign-in/sign-in-records.js';
@@ -94,6 +97,7 @@ export async function composeServices(
 
   const container = rootContainer.createChildContainer();
   container.registerInstance(SettingsToken, settings);
+  container.registerInstance(PoliciesToken, applicationPolicies(settings.Authorization));
   container.registerInstance(ProviderDefinitionsToken, configuration.providers);
   container.registerInstance(LoggerToken, logger);
   container.registerInstance(ClockToken, clock);
@@ -115,6 +119,7 @@ export async function composeServices(
   container.registerSingleton(ProviderSessions);
   container.registerSingleton(RefreshProviderSession);
   container.registerSingleton(CheckReadiness);
+  container.registerSingleton(StepUps);
   container.registerSingleton(BeginSignIn);
   container.registerSingleton(CompleteSignIn);
   container.registerSingleton(SessionIndex);
@@ -159,6 +164,7 @@ async function createIdentityProviders(
           replayRecords: stores.replayRecords,
           rootDir: configuration.rootDir,
           ...(outbound ? { outbound } : {}),
+          authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
         }),
       );
     } catch (thrown) {

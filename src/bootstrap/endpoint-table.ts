@@ -87,6 +87,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
         authenticationEnabled: settings.Authentication.Enabled,
         requireAuthenticatedUserByDefault: settings.Authorization.RequireAuthenticatedUserByDefault,
       },
+      now: parts.now,
     }),
     ...adminRoutes({
       info,

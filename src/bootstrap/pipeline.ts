@@ -32,7 +32,8 @@ import { applicationIdentity } from './application-identity.js';
 import { formActionOrigins } from '../adapters/koa/form-redirect.js';
 import { endpointTable } from './endpoint-table.js';
 import { connectionIdInPath } from '../domain/connections/connection.js';
-import { applicationPolicies } from './policies.js';
+import type { PolicyRegistry } from '../domain/authorization/policies.js';
+import { PoliciesToken } from '../application/settings-token.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
 import { ComposedTelemetryToken } from './container.js';
 import type { ComposedTelemetry } from './telemetry.js';
@@ -56,7 +57,7 @@ export function createPipeline(
   const signIns = container.resolve(SignInRecords);
   const providerSessions = container.resolve(ProviderSessions);
   const audit = container.resolve<AuditLog>(AuditLogToken);
-  const policies = applicationPolicies(settings.Authorization);
+  const policies = container.resolve<PolicyRegistry>(PoliciesToken);
   const cookieName = sessionCookieName(settings.Session, production);
   const flowBinding = flowBindingCookie(`${cookieName}.flow`, production);
   const notice = signedOutNotice(`${cookieName}.signedout`, production);
@@ -148,7 +149,11 @@ export function createPipeline(
           authenticationEnabled: settings.Authentication.Enabled,
           policies,
         },
-        { challengeScheme: settings.Authentication.DefaultChallengeScheme },
+        {
+          challengeScheme: settings.Authentication.DefaultChallengeScheme,
+          publicOrigin: configuration.publicOrigin,
+          now: () => clock.now(),
+        },
         audit,
         // Counted only when telemetry is on: off, the check does no work for it.
         hooks ? telemetry : undefined,

@@ -5,6 +5,7 @@ import {
   type PolicyRegistry,
 } from '../domain/authorization/policies.js';
 import type { AuthorizationSettings } from '../domain/settings/settings.js';
+import { stepUpRequirements } from '../domain/authorization/step-up-settings.js';
 
 /**
  * The one place where the application's named authorization policies are registered.
@@ -29,5 +30,20 @@ export function applicationPolicies(authorization: AuthorizationSettings): Polic
   registry.add(
     definePolicy(ApplicationPolicyNames.OrganizationMember, requireOrganization({ routeParameter: 'organization' })),
   );
+  // A policy can also ask how recently or how strongly the person signed in, in code
+  // (requireRecentAuthentication(300), requireAuthenticationMethod('mfa'),
+  // requireAuthenticationContext(...)) or from `Authorization:StepUp:<policy name>`:
+  return withStepUp(registry, authorization);
+}
+
+/**
+ * The configured step-up requirements (`Authorization:StepUp`) added to their policies,
+ * after every policy is registered. Unknown names and bad values were refused at startup
+ * (validated-configuration.ts); one still here is a programming error and throws.
+ */
+export function withStepUp(registry: PolicyRegistry, authorization: AuthorizationSettings): PolicyRegistry {
+  for (const [policy, section] of Object.entries(authorization.StepUp)) {
+    registry.strengthen(policy, ...stepUpRequirements(section));
+  }
   return registry;
 }

@@ -6,6 +6,8 @@ import { bufferedDestination, type LogDestination } from '../adapters/logging/bu
 import { createJsonLinesLogger } from '../adapters/logging/json-lines-logger.js';
 import type { ProviderRecord } from '../adapters/provider-record.js';
 import { checkSettings, checkUnknownKeys } from '../domain/settings/check-settings.js';
+import { authnContextMethodProblems, stepUpProblems } from '../domain/authorization/step-up-settings.js';
+import { applicationPolicies } from './policies.js';
 import type { SettingsProblem } from '../domain/settings/problem.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
 import { resolvePublicOrigin } from './public-origin.js';
@@ -94,6 +96,14 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
         isRoutedPath,
       }),
       ...(publicOrigin.problem ? [publicOrigin.problem] : []),
+      ...stepUpProblems(
+        settings.Authorization.StepUp,
+        // The policies without their configured step-up: those are what the rules check.
+        applicationPolicies({ ...settings.Authorization, StepUp: {} })
+          .list()
+          .map((policy) => policy.name),
+      ),
+      ...authnContextMethodProblems(settings.Authentication.AuthnContextClassMethods),
     ],
     logStartupErrors,
   );

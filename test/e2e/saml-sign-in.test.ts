@@ -49,13 +49,20 @@ function watchAcsPosts(page: Page, acsUrl: string): AcsPost[] {
 }
 
 /** The journey both postures share: login page, the identity provider's form, the two ACS POSTs, the starter page. */
-async function signInWithSaml(page: Page, appOrigin: string, idpOrigin: string, login: 'admin' | 'user') {
+async function signInWithSaml(
+  page: Page,
+  appOrigin: string,
+  idpOrigin: string,
+  login: 'admin' | 'user',
+  oneTimeCode?: string,
+) {
   const posts = watchAcsPosts(page, `${appOrigin}/Saml2/Acs`);
   await page.goto(`${appOrigin}/`);
   await page.getByRole('link', { name: `Sign in with ${SAML_DISPLAY_NAME}` }).click();
   await page.waitForURL((url) => url.href.startsWith(`${idpOrigin}/sso`));
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill('any password');
+  if (oneTimeCode !== undefined) await page.locator('input[name="otp"]').fill(oneTimeCode);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${appOrigin}/`);
   await page.getByRole('heading', { name: `Welcome, ${DEMO_USERS[login].name}` }).waitFor();
@@ -97,7 +104,10 @@ describe('SAML sign-in in a real browser (chromium)', function () {
         try {
           await page.goto(`${stack.appOrigin}/Account/Login`);
           await page.getByRole('link', { name: `Sign in with ${stack.displayName}` }).waitFor();
-          const posts = await signInWithSaml(page, stack.appOrigin, stack.saml.origin, login);
+          // The admin confirms with a one-time code: the demo's administrator policy wants a
+          // second factor (step-up), which the admin API below needs.
+          const code = login === 'admin' ? '135790' : undefined;
+          const posts = await signInWithSaml(page, stack.appOrigin, stack.saml.origin, login, code);
           expectCrossSiteThenSameSite(posts, stack.saml.origin, stack.appOrigin, 'gatehouse.sid.flow');
           const rows = await claimRows(page);
           expect(rows).to.deep.include.members([

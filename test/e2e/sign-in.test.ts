@@ -102,7 +102,9 @@ describe('Sign-in in a real browser (chromium)', function () {
         expect(flowCookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
 
         // 3. Sign in and consent at the provider; the callback lands on the returnUrl.
-        await signInAtDemoProvider(page, login);
+        // The admin confirms with a one-time code: the demo's administrator policy wants a
+        // second factor (step-up, tested in pages.test.ts), which the admin API below needs.
+        await signInAtDemoProvider(page, login, isAdmin ? '123456' : undefined);
         await page.waitForURL(`${stack.appOrigin}/`);
         await page.getByRole('heading', { name: `Welcome, ${user.name}` }).waitFor();
         expect(await page.locator('.topbar .who').textContent()).to.equal(`Signed in as ${user.name}`);

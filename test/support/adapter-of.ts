@@ -1,3 +1,4 @@
+import { BUILT_IN_AUTHN_CONTEXT_METHODS } from '../../src/domain/claims/authn-context-methods.js';
 import { providerInfo, type AdapterContext, type ProviderRecord } from '../../src/adapters/provider-record.js';
 import type { IdentityProvider, LogoutEndpoint } from '../../src/application/ports/identity-provider.js';
 import type { Logger } from '../../src/application/ports/logger.js';
@@ -27,6 +28,7 @@ export function adapterOf<S extends ProviderCommonSettings>(
     sessionStore: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
     replayRecords: new MemorySessionStore({ maxEntries: 100, clock: new FixedClock(0) }),
     rootDir: process.cwd(),
+    authnContextMethods: BUILT_IN_AUTHN_CONTEXT_METHODS,
     ...context,
   });
 }

@@ -55,6 +55,8 @@ export interface DriveOidcLoginOptions {
   redirectUri?: string;
   /** Cancel at the consent page instead of accepting (the provider answers error=access_denied). */
   deny?: boolean;
+  /** Also confirm with this one-time code at the login page (the demo provider's second factor: amr mfa). */
+  oneTimeCode?: string;
 }
 
 /**
@@ -126,7 +128,12 @@ export async function driveOidcAnswer(
     }
     const body =
       prompt === 'login'
-        ? new URLSearchParams({ prompt: 'login', login, password: 'any password' })
+        ? new URLSearchParams({
+            prompt: 'login',
+            login,
+            password: 'any password',
+            ...(options.oneTimeCode === undefined ? {} : { otp: options.oneTimeCode }),
+          })
         : new URLSearchParams({ prompt: 'consent' });
     url = new URL(unescapeHtml(action), url).href;
     response = await cookieJar.fetch(url, { method: 'POST', body });

@@ -1,5 +1,6 @@
 import type {
   CallbackMessage,
+  ChallengeOptions,
   ChallengeStart,
   FlowSecrets,
   IdentityProvider,
@@ -37,8 +38,13 @@ export class FakeIdentityProvider implements IdentityProvider {
   /** How the next refreshes fail: a definite refusal, or an outage. */
   refreshFailure: 'refused' | 'outage' | undefined;
 
-  async beginChallenge(): Promise<ChallengeStart> {
+  /** Whether it can be asked for a step-up; the options of the last challenge. */
+  supportsStepUp = true;
+  lastChallenge: ChallengeOptions | undefined;
+
+  async beginChallenge(options?: ChallengeOptions): Promise<ChallengeStart> {
     this.calls.beginChallenge += 1;
+    this.lastChallenge = options;
     const state = `state-${++this.counter}`;
     return { redirectUrl: `https://idp.example/authorize?state=${state}`, correlation: state, secrets: { nonce: 'n' } };
   }

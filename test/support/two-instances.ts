@@ -16,6 +16,8 @@ export async function startTwoInstancesOnRedis(
   redisUrl: string,
   keyPrefix: string,
   provider: { signingKey?: JsonWebKey & { kid: string }; logoutChannels?: LogoutChannels; host?: string } = {},
+  /** More settings for both instances. */
+  env: Record<string, string> = {},
 ): Promise<TwoInstances> {
   const [portA, portB] = [await freePort(), await freePort()];
   const publicOrigin = `http://127.0.0.1:${portA}`;
@@ -26,6 +28,7 @@ export async function startTwoInstancesOnRedis(
     ProjectTemplate__Session__Redis__Url: redisUrl,
     ProjectTemplate__Session__Redis__KeyPrefix: keyPrefix,
     ProjectTemplate__Hosting__PublicOrigin: publicOrigin,
+    ...env,
   };
   const a = await startOidcApp(idp.issuer, portA, shared);
   const b = await startOidcApp(idp.issuer, portB, shared);

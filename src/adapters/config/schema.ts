@@ -76,6 +76,7 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
         RemoveOriginalClaims: boolean,
         Mappings: object(Object.fromEntries(providers.map((provider) => [provider.key, claimMappings]))),
       }),
+      AuthnContextClassMethods: claimMappings,
     }),
     Authorization: object({
       RequireAuthenticatedUserByDefault: boolean,
@@ -83,6 +84,14 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       PermissionClaimType: string,
       AdministratorRoles: strings,
       ManageApplicationPermissions: strings,
+      StepUp: {
+        type: 'object',
+        additionalProperties: object({
+          MaxAuthenticationAgeSeconds: number,
+          AuthenticationMethods: strings,
+          AuthenticationContextClasses: strings,
+        }),
+      },
     }),
     Hosting: object({ PublicOrigin: string, TrustProxy: boolean, ShutdownDrainSeconds: number }),
     Session: object({

@@ -120,7 +120,7 @@ export class AuthorizationCodeFlow {
   }
 
   /** Exchanges the authorization code of the answer for tokens (RFC 6749 4.1.3, 4.1.4; OIDC Core 3.1.3). */
-  async redeem(message: CallbackMessage, secrets: FlowSecrets): Promise<TokenAnswer> {
+  async redeem(message: CallbackMessage, secrets: FlowSecrets, maxAgeSeconds?: number): Promise<TokenAnswer> {
     const { state, codeVerifier, nonce } = secrets;
     const openIdConnect = this.#options.openIdConnect !== undefined;
     // openid-client fails open: an undefined expectedState, pkceCodeVerifier or expectedNonce
@@ -146,6 +146,8 @@ export class AuthorizationCodeFlow {
     for (const [name, value] of parameters) currentUrl.searchParams.append(name, value);
     const checks: client.AuthorizationCodeGrantChecks = { expectedState: state, pkceCodeVerifier: codeVerifier };
     if (openIdConnect) Object.assign(checks, { expectedNonce: nonce, idTokenExpected: true });
+    // OIDC Core 3.1.3.7 (11): with max_age requested, auth_time is required and must be recent enough.
+    if (openIdConnect && maxAgeSeconds !== undefined) checks.maxAge = maxAgeSeconds;
     return this.call('callback', () => client.authorizationCodeGrant(config, currentUrl, checks));
   }
 

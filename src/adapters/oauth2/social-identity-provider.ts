@@ -45,6 +45,7 @@ export class SocialIdentityProvider implements IdentityProvider {
   readonly #endpoints: Readonly<Record<string, string>>;
   readonly #scopes: string[];
   readonly #saveTokens: boolean;
+  readonly #clock: AdapterContext['clock'];
 
   constructor(
     readonly info: IdentityProviderInfo,
@@ -54,6 +55,7 @@ export class SocialIdentityProvider implements IdentityProvider {
   ) {
     this.#vendor = vendor;
     this.#saveTokens = settings.SaveTokens;
+    this.#clock = context.clock;
     this.#scopes = vendor.scopes(settings.Scopes);
     const configured = settings as unknown as Readonly<Record<string, unknown>>;
     this.#endpoints = Object.fromEntries(
@@ -113,6 +115,10 @@ export class SocialIdentityProvider implements IdentityProvider {
       requestedScopes: this.#scopes,
       getJson: (url, headers, narrow) => this.#flow.fetchJson(url, tokens.access_token, headers, narrow),
     });
-    return this.#flow.identity(claims, tokens, this.#saveTokens);
+    // OAuth 2.0 says nothing of when or how the person authenticated: the time Gatehouse
+    // received the sign-in stands for it, and no method or class is claimed. These providers
+    // take no max_age or acr_values, so they cannot step up (supportsStepUp is absent).
+    const authentication = { time: Math.floor(this.#clock.now() / 1000), methods: [], contextClass: undefined };
+    return { ...this.#flow.identity(claims, tokens, this.#saveTokens), authentication };
   }
 }

@@ -113,6 +113,15 @@ export function translateOAuthError(err: unknown, stage: OAuthStage): GatehouseE
 
   const code = chain[0]?.code;
   const detail = chain.map((link) => link.message).join(' / ');
+  // OIDC Core 3.1.3.7 (11): max_age was sent (a step-up) and auth_time is missing or too
+  // old: the provider did not sign the person in again.
+  if (/since the last End-User authentication|"auth_time"/.test(detail)) {
+    return new GatehouseError(
+      'idp.step_up_stale',
+      'The identity provider did not sign you in again: it answered with an earlier sign-in, so this page stays closed.',
+      { safe: true, cause: summaryError(err) },
+    );
+  }
   if (ID_TOKEN_CODES.has(code ?? '') || /\bJW[TS]\b|ID Token|"id_token"/.test(detail)) {
     return new GatehouseError(
       'idp.id_token_invalid',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Bindings, NameIdFormats, Namespaces, STATUS_SUCCESS } from './saml-names.js';
 import type { SamlNameId } from './saml-name-id.js';
+import type { AuthenticationNeed } from '../../domain/authorization/authentication-need.js';
 
 /**
  * The messages this service provider sends, written from templates (SAML Core 3.4.1,
@@ -24,20 +25,32 @@ export function authnRequestXml(fields: {
   acsUrl: string;
   /** SAML Core 3.4.1: the subject the request is about, as a hint (the address typed at discovery). */
   loginHint?: string;
+  /**
+   * A step-up: ForceAuthn="true" (the identity provider must authenticate the person
+   * again, not reuse its session: SAML has no max_age), and the context classes wanted,
+   * as a RequestedAuthnContext with Comparison="exact" (SAML Core 3.3.2.2.1).
+   */
+  stepUp?: AuthenticationNeed;
 }): string {
+  const classes = fields.stepUp?.contextClasses ?? [];
   return (
     open(
       'AuthnRequest',
       fields.id,
       fields.now,
       fields.destination,
-      ` ProtocolBinding="${Bindings.post}" AssertionConsumerServiceURL="${escapeXml(fields.acsUrl)}"`,
+      `${fields.stepUp ? ' ForceAuthn="true"' : ''} ProtocolBinding="${Bindings.post}" AssertionConsumerServiceURL="${escapeXml(fields.acsUrl)}"`,
     ) +
     `<saml:Issuer>${escapeXml(fields.issuer)}</saml:Issuer>` +
     (fields.loginHint === undefined
       ? ''
       : `<saml:Subject><saml:NameID Format="${NameIdFormats.emailAddress}">${escapeXml(fields.loginHint)}</saml:NameID></saml:Subject>`) +
     `<samlp:NameIDPolicy Format="${NameIdFormats.unspecified}" AllowCreate="true"/>` +
+    (classes.length === 0
+      ? ''
+      : `<samlp:RequestedAuthnContext Comparison="exact">${classes
+          .map((contextClass) => `<saml:AuthnContextClassRef>${escapeXml(contextClass)}</saml:AuthnContextClassRef>`)
+          .join('')}</samlp:RequestedAuthnContext>`) +
     `</samlp:AuthnRequest>`
   );
 }

@@ -32,6 +32,7 @@ import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-
 import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
 import { loadMetadata, type LoadedMetadata } from './loaded-metadata.js';
 import { authnRequestXml, newRequestId } from './outgoing-messages.js';
+import { provenByAssertion } from './authn-statement.js';
 import { redirectBindingUrl } from './redirect-binding.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
 import { checkResponseShape } from './response-shape.js';
@@ -85,6 +86,8 @@ export interface SamlProviderOptions {
   signing?: PemKeyPair;
   /** publicOrigin + SingleLogoutPath, when SingleLogout is on. */
   singleLogoutUrl?: string;
+  /** AuthnContextClassRef -> `amr` values (authn-context-methods.ts). */
+  authnContextMethods: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -106,6 +109,8 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly callback: CallbackEndpoint = { messageMethods: ['POST'], maxBodyBytes: SAML_RESPONSE_LIMIT_BYTES };
   readonly healthCheck: HealthCheck;
   readonly unsolicited?: UnsolicitedSignIns;
+  /** ForceAuthn and RequestedAuthnContext (SAML Core 3.4.1) ask for a fresh or stronger sign-in; the AuthnStatement says what was done. */
+  readonly supportsStepUp = true;
   readonly #options: SamlProviderOptions;
   readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
@@ -216,6 +221,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       issuer: settings.EntityId,
       acsUrl: this.#options.acsUrl,
       ...(options.loginHint === undefined ? {} : { loginHint: options.loginHint }),
+      ...(options.stepUp ? { stepUp: options.stepUp.need } : {}),
     });
     // SAML Bindings 3.4.4.1: signed in the query (SigAlg, Signature), never in the XML.
     const signingKey = settings.SignAuthnRequests ? signing?.privateKey : undefined;
@@ -364,7 +370,8 @@ export class SamlIdentityProvider implements IdentityProvider {
 
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return kept ? { claims, ...kept } : { claims };
+    const authentication = provenByAssertion(signed.assertion, claims, this.#options.authnContextMethods);
+    return kept ? { claims, authentication, ...kept } : { claims, authentication };
   }
 
   /**
@@ -396,7 +403,8 @@ export class SamlIdentityProvider implements IdentityProvider {
     // The decrypted assertion names the sign-in for logout as a plain one does.
     const kept = this.#keptForLogout(signed.assertion, metadata);
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return kept ? { claims, ...kept } : { claims };
+    const authentication = provenByAssertion(signed.assertion, claims, this.#options.authnContextMethods);
+    return kept ? { claims, authentication, ...kept } : { claims, authentication };
   }
 
   /** What a logout will need of this sign-in, when SingleLogout is on (signed-in-for-logout.ts). */

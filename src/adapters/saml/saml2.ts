@@ -144,6 +144,7 @@ export const saml2 = provider<Saml2Settings>({
       clock: context.clock,
       validateSchema,
       encryptionKeys: readEncryptionKeys(settings),
+      authnContextMethods: context.authnContextMethods,
       ...(signing ? { signing } : {}),
       ...(settings.SingleLogout
         ? { singleLogoutUrl: new URL(settings.SingleLogoutPath, context.publicOrigin).href }

@@ -1,3 +1,4 @@
+import type { AuthenticationNeed, ProvenAuthentication } from '../../domain/authorization/authentication-need.js';
 import type { GatehouseError } from '../../domain/errors.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import type { HealthCheck } from './health-check.js';
@@ -46,6 +47,11 @@ export type FlowSecrets = Readonly<Record<string, string>>;
 
 export interface ChallengeOptions {
   loginHint?: string;
+  /**
+   * A step-up (docs/step-up.md): the sign-in must meet `need`, and be a fresh one when
+   * `freshSignIn` (the age is what failed: OpenID `prompt=login`, SAML `ForceAuthn`).
+   */
+  stepUp?: { need: AuthenticationNeed; freshSignIn: boolean };
 }
 
 export interface ChallengeStart {
@@ -77,6 +83,12 @@ export interface ProviderSession {
 /** What a successful callback yields: the provider's raw claims (normalized by the caller) and what to keep, if anything. */
 export interface ProviderIdentity {
   claims: Record<string, unknown>;
+  /**
+   * What the protocol itself proved of the authentication (ID token `auth_time`, `amr`,
+   * `acr`; the SAML AuthnStatement), read from the checked message, never from an attribute
+   * the provider could set freely; absent when the protocol says nothing of it.
+   */
+  authentication?: ProvenAuthentication;
   session?: ProviderSession;
   /**
    * The names the provider's own logout messages will give this sign-in by (OpenID
@@ -205,6 +217,11 @@ export interface IdentityProvider {
   completeCallback(message: CallbackMessage, secrets: FlowSecrets): Promise<ProviderIdentity>;
   /** Present only when the provider is configured to accept sign-ins it starts itself. */
   readonly unsolicited?: UnsolicitedSignIns;
+  /**
+   * True when the provider can be asked for a recent or stronger sign-in and says what it
+   * did (OpenID Connect, SAML): only then is a step-up sent to it (docs/step-up.md).
+   */
+  readonly supportsStepUp?: boolean;
   /** What a GET at the callback path serves when GET carries no message there (SAML service-provider metadata). */
   callbackDocument?(): CallbackDocument;
   /**

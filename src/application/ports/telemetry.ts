@@ -12,12 +12,12 @@ export interface CounterAttributes {
     outcome: 'success' | 'failure';
     /** The stable code of a refusal (`idp.state_mismatch`). */
     'error.type'?: string;
-    /** `idp_initiated` when the provider started it; absent for an ordinary sign-in. */
+    /** `idp_initiated` when the provider started it, `step_up` for a fresher or stronger sign-in asked for; absent for an ordinary one. */
     cause?: string;
   };
   /** One per session ended: why (`signout`, `provider_logout`, `sign_out_others`, `connection_removed` ...) and by whom (`user`, `provider` ...). */
   'gatehouse.authentication.sign_outs': { cause: string; by: string };
-  'gatehouse.authorization.attempts': { policy: string; result: 'allowed' | 'denied' | 'challenged' };
+  'gatehouse.authorization.attempts': { policy: string; result: 'allowed' | 'denied' | 'challenged' | 'step_up' };
   /** `limit`: which limit refused (`sign_ins_per_client`). */
   'gatehouse.rate_limit.refusals': { limit: string; provider?: string };
 }

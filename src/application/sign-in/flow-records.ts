@@ -3,6 +3,7 @@ import { encodeHexLowerCase } from '@oslojs/encoding';
 import { inject, injectable } from 'tsyringe';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import type { FlowSecrets } from '../ports/identity-provider.js';
+import { readFlowStepUp, type FlowStepUp } from './step-ups.js';
 import { PendingSignInStoreToken, type SessionStore, type StoredRecord } from '../ports/session-store.js';
 
 /** How long a started sign-in may take before its answer is refused. */
@@ -19,6 +20,8 @@ export interface Flow {
   /** The random value of the browser that started it (its flow-binding cookie). */
   binding: string;
   secrets: FlowSecrets;
+  /** Present when the flow is a step-up of a sign-in (step-ups.ts): what its answer must meet. */
+  stepUp?: FlowStepUp;
 }
 
 /**
@@ -55,10 +58,14 @@ function flowKey(correlation: string): string {
 /** The stored record, narrowed field by field: a store is outside the process. */
 function readFlow(record: StoredRecord | undefined): Flow | undefined {
   if (!record) return undefined;
-  const { provider, returnUrl, createdAt, binding, secrets } = record;
+  const { provider, returnUrl, createdAt, binding, secrets, stepUp } = record;
   if (typeof provider !== 'string' || typeof returnUrl !== 'string' || typeof createdAt !== 'number') return undefined;
   if (typeof binding !== 'string' || typeof secrets !== 'object' || secrets === null) return undefined;
   const strings: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets)) if (typeof value === 'string') strings[name] = value;
-  return { provider, returnUrl, createdAt, binding, secrets: strings };
+  const flow: Flow = { provider, returnUrl, createdAt, binding, secrets: strings };
+  if (stepUp === undefined) return flow;
+  // A step-up whose record cannot be read is no flow at all: never a plain sign-in in its place.
+  const readStepUp = readFlowStepUp(stepUp);
+  return readStepUp ? { ...flow, stepUp: readStepUp } : undefined;
 }

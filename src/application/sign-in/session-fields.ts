@@ -15,6 +15,9 @@ export interface SessionFields {
   refreshAt?: number;
   createdAt?: number;
   lastSeenAt?: number;
+  /** When this session last completed a step-up, and for which policies (StepUps: one round trip per request, never a loop). */
+  steppedUpAt?: number;
+  steppedUpFor?: string;
 }
 
 /**

@@ -11,6 +11,8 @@ import { SettingsToken } from '../settings-token.js';
 import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
 import { errorCodeOf } from '../error-code.js';
 import { FLOW_LIFETIME_MS, FlowRecords } from '../sign-in/flow-records.js';
+import type { SessionFields } from '../sign-in/session-fields.js';
+import { StepUps } from '../sign-in/step-ups.js';
 
 export interface BeginSignInInput {
   /** The `provider` query parameter: the Scheme of a registered provider. */
@@ -25,6 +27,13 @@ export interface BeginSignInInput {
   request?: AuditRequest;
   /** The address the person typed (discovery), passed on to the provider as a hint when the connection allows it. */
   loginHint?: string;
+  /**
+   * The `stepUp` query parameter: the policies (comma-separated names) a stronger or more
+   * recent sign-in is asked for, of the sign-in `session` holds (docs/step-up.md).
+   */
+  stepUp?: string;
+  /** This browser's session, when it has one: the sign-in a step-up upgrades. */
+  session?: SessionFields;
 }
 
 /**
@@ -46,6 +55,7 @@ export class BeginSignIn {
     @inject(SettingsToken) settings: ProjectTemplateSettings,
     @inject(AuditLogToken) private readonly audit: AuditLog,
     @inject(TelemetryToken) private readonly telemetry: Telemetry,
+    @inject(StepUps) private readonly stepUps: StepUps,
   ) {
     this.perClient = settings.Session.PendingSignInsPerClient;
   }
@@ -84,15 +94,23 @@ export class BeginSignIn {
       });
     }
     found(provider.info.key);
+    // Refused before it counts: a step-up the provider cannot give starts nothing.
+    const stepUp =
+      input.stepUp === undefined ? undefined : await this.stepUps.prepare(input.stepUp, provider, input.session ?? {});
     await this.countAgainstLimit(input.client, input.request, provider.info.key);
 
-    const start = await provider.beginChallenge(input.loginHint === undefined ? {} : { loginHint: input.loginHint });
+    const start = await provider.beginChallenge({
+      ...(input.loginHint === undefined ? {} : { loginHint: input.loginHint }),
+      ...(stepUp ? { stepUp: stepUp.challenge } : {}),
+    });
     await this.flows.save(start.correlation, {
       provider: provider.info.key,
       returnUrl: validateReturnUrl(input.returnUrl),
+      // The time the challenge is sent: a step-up's answer must prove a sign-in after it.
       createdAt: this.clock.now(),
       binding: input.binding,
       secrets: start.secrets,
+      ...(stepUp ? { stepUp: stepUp.flow } : {}),
     });
     return { redirectUrl: start.redirectUrl };
   }

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
+import { withProvenAuthentication } from '../../domain/authorization/authentication-need.js';
 import { subjectOf } from '../../domain/claims/principal.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
@@ -34,6 +35,7 @@ import type { BrowserSession } from '../sign-in/session-fields.js';
 import { EndedProviderSessions } from '../sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
+import { StepUps, type FlowStepUp } from '../sign-in/step-ups.js';
 
 export interface CompleteSignInInput {
   /** The provider whose callback path the message arrived at. */
@@ -101,6 +103,7 @@ export class CompleteSignIn {
     @inject(SessionIndex) private readonly index: SessionIndex,
     @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
     @inject(TelemetryToken) private readonly telemetry: Telemetry,
+    @inject(StepUps) private readonly stepUps: StepUps,
   ) {
     this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
   }
@@ -117,13 +120,25 @@ export class CompleteSignIn {
       const provider = await this.providers.byKey(key);
       if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
       const unsolicited = provider.unsolicited?.isUnsolicited(input.message) === true;
-      const { identity, returnUrl } =
+      const { identity, returnUrl, flow } =
         unsolicited && provider.unsolicited
           ? await this.completeUnsolicited(provider, provider.unsolicited, input)
           : await this.completeAnswer(provider, input);
-      const { subject, publicId } = await this.establish(provider, organization, identity, input.session, input.device);
+      const principal = this.principalOf(provider, organization, identity);
+      const stepUp = flow?.stepUp;
+      // A step-up's answer is verified before anything changes: refused, the session stays as it was.
+      if (stepUp) {
+        this.stepUps.verify(
+          stepUp,
+          flow.createdAt,
+          { principal, proof: identity.authentication },
+          input.session.fields,
+        );
+      }
+      const { subject, publicId } = await this.establish(provider, organization, principal, identity, input, stepUp);
       // A sign-in the provider started is bound to no browser (login CSRF is its accepted
-      // risk): a reviewer must be able to tell those apart in the trail.
+      // risk): a reviewer must be able to tell those apart in the trail; so is a step-up.
+      const cause = unsolicited ? 'idp_initiated' : stepUp ? 'step_up' : undefined;
       this.audit.record({
         type: 'signin.succeeded',
         request,
@@ -131,12 +146,12 @@ export class CompleteSignIn {
         ...named,
         subject,
         session: publicId,
-        ...(unsolicited ? { cause: 'idp_initiated' } : {}),
+        ...(cause ? { cause } : {}),
       });
       this.telemetry.count('gatehouse.authentication.sign_ins', {
         provider: key,
         outcome: 'success',
-        ...(unsolicited ? { cause: 'idp_initiated' } : {}),
+        ...(cause ? { cause } : {}),
       });
       this.telemetry.duration('gatehouse.authentication.callback.duration', secondsSince(started), {
         provider: key,
@@ -163,11 +178,12 @@ export class CompleteSignIn {
   private async completeAnswer(
     provider: IdentityProvider,
     input: CompleteSignInInput,
-  ): Promise<{ identity: ProviderIdentity; returnUrl: string }> {
+  ): Promise<{ identity: ProviderIdentity; returnUrl: string; flow: Flow }> {
     const flow = await this.takeFlow(provider, input);
     const reported = provider.reportedError(input.message);
     if (reported) throw reported;
-    return { identity: await provider.completeCallback(input.message, flow.secrets), returnUrl: flow.returnUrl };
+    const identity = await provider.completeCallback(input.message, flow.secrets);
+    return { identity, returnUrl: flow.returnUrl, flow };
   }
 
   /**
@@ -179,7 +195,7 @@ export class CompleteSignIn {
     provider: IdentityProvider,
     unsolicited: UnsolicitedSignIns,
     input: CompleteSignInInput,
-  ): Promise<{ identity: ProviderIdentity; returnUrl: string }> {
+  ): Promise<{ identity: ProviderIdentity; returnUrl: string; flow?: undefined }> {
     const reported = provider.reportedError(input.message);
     if (reported) throw reported;
     const { identity, requestedReturnUrl } = await unsolicited.complete(input.message);
@@ -209,13 +225,12 @@ export class CompleteSignIn {
     return flow;
   }
 
-  private async establish(
+  /** The principal of a checked identity: normalized claims, a connection's vouching, and what the protocol proved of the authentication. */
+  private principalOf(
     provider: IdentityProvider,
     organization: OrganizationBinding | undefined,
     identity: ProviderIdentity,
-    session: BrowserSession,
-    device: string | undefined,
-  ): Promise<{ subject: string | undefined; publicId: string }> {
+  ): Principal {
     const transformation = this.settings.Authentication.ClaimsTransformation;
     const builtInMappings = this.definitions.find((d) => d.key === provider.info.kind)?.claimMappings ?? [];
     const normalized = normalizeClaims({
@@ -227,7 +242,25 @@ export class CompleteSignIn {
         : transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const principal = organization ? this.vouchedFor(organization, normalized, identity.claims) : normalized;
+    const vouched = organization ? this.vouchedFor(organization, normalized, identity.claims) : normalized;
+    // What the protocol proved of the authentication, set by Gatehouse only (GATEHOUSE_SET_CLAIMS).
+    return identity.authentication ? withProvenAuthentication(vouched, identity.authentication) : vouched;
+  }
+
+  /**
+   * Writes the sign-in's records and rotates the session onto it. A step-up keeps the
+   * session's start (its absolute lifetime is the session's, not the sign-in's) and marks
+   * when it stepped up, and for what (StepUps: no second round for the same policies).
+   */
+  private async establish(
+    provider: IdentityProvider,
+    organization: OrganizationBinding | undefined,
+    principal: Principal,
+    identity: ProviderIdentity,
+    input: CompleteSignInInput,
+    stepUp: FlowStepUp | undefined,
+  ): Promise<{ subject: string | undefined; publicId: string }> {
+    const { session, device } = input;
     const signIn = await this.signIns.create(principal, provider.info.key);
     const earlier = { ...session.fields };
     try {
@@ -236,16 +269,18 @@ export class CompleteSignIn {
       if (typeof earlier.signIn === 'string') await this.releaseEarlier(earlier.signIn, session.handle);
       const now = this.clock.now();
       const publicId = randomToken(12);
+      const startedAt = stepUp && typeof earlier.createdAt === 'number' ? earlier.createdAt : now;
       const handle = await session.rotate({
         signIn: signIn.ref,
         publicId,
         ...(device === undefined ? {} : { device }),
-        createdAt: now,
+        createdAt: startedAt,
         lastSeenAt: now,
         ...providerSessionFields(identity.session),
+        ...(stepUp ? { steppedUpAt: now, steppedUpFor: stepUp.policies.join(',') } : {}),
       });
       const subject = subjectOf(principal);
-      const endsAt = now + this.absoluteLifetimeMs;
+      const endsAt = startedAt + this.absoluteLifetimeMs;
       if (subject !== undefined || identity.logoutKeys || organization) {
         try {
           // Listed under its user until it can live no longer: "sign out everywhere" finds it.

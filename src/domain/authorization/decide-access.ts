@@ -1,7 +1,8 @@
 import type { Principal } from '../claims/principal.js';
 import { GatehouseError } from '../errors.js';
 import type { EndpointMetadata } from './endpoint-metadata.js';
-import { evaluatePolicy, type AuthorizationResource } from './evaluate-policy.js';
+import { mergeNeeds, satisfiable, type AuthenticationNeed } from './authentication-need.js';
+import { evaluatePolicy, type AuthorizationResource, type StepUp } from './evaluate-policy.js';
 import { definePolicy, type Policy, type PolicyRegistry } from './policies.js';
 
 /**
@@ -9,9 +10,16 @@ import { definePolicy, type Policy, type PolicyRegistry } from './policies.js';
  * - `allow`: run the handler;
  * - `challenge`: nobody is signed in and the endpoint needs someone (send to sign-in);
  * - `forbid`: the caller may not have it (access-denied page); `failed` names the failing
- *   policies, or `authentication.disabled`.
+ *   policies, or `authentication.disabled`;
+ * - `step_up`: the caller would have it with a stronger or more recent sign-in (RFC 9470):
+ *   `failed` names the policies, `need` is what the new sign-in must meet (all of them
+ *   merged), `reasons` say what is missing in words ("a sign-in within the last 5 minutes").
  */
-export type AccessDecision = { outcome: 'allow' } | { outcome: 'challenge' } | { outcome: 'forbid'; failed: string[] };
+export type AccessDecision =
+  | { outcome: 'allow' }
+  | { outcome: 'challenge' }
+  | { outcome: 'forbid'; failed: string[] }
+  | { outcome: 'step_up'; failed: string[]; need: AuthenticationNeed; reasons: string[] };
 
 export interface AccessContext {
   /** `ProjectTemplate:Authorization:RequireAuthenticatedUserByDefault`. */
@@ -48,10 +56,22 @@ export function decideEndpointAccess(
   if (required.length === 0) return { outcome: 'allow' };
   if (!context.authenticationEnabled) return { outcome: 'forbid', failed: [AUTHENTICATION_DISABLED] };
   if (principal === undefined) return { outcome: 'challenge' };
-  const failed = required
-    .filter((policy) => !evaluatePolicy(policy, principal, resource).allowed)
-    .map((policy) => policy.name);
-  return failed.length === 0 ? { outcome: 'allow' } : { outcome: 'forbid', failed };
+  const failed: string[] = [];
+  const stepUps: StepUp[] = [];
+  let onlyStepUps = true;
+  for (const policy of required) {
+    const decision = evaluatePolicy(policy, principal, resource);
+    if (decision.allowed) continue;
+    failed.push(policy.name);
+    if (decision.stepUp) stepUps.push(decision.stepUp);
+    else onlyStepUps = false;
+  }
+  if (failed.length === 0) return { outcome: 'allow' };
+  // A step-up only when a new sign-in could pass every failing policy: a need no sign-in meets is a plain refusal.
+  const need = mergeNeeds(stepUps.map((stepUp) => stepUp.need));
+  if (!onlyStepUps || !satisfiable(need)) return { outcome: 'forbid', failed };
+  const reasons = [...new Set(stepUps.flatMap((stepUp) => stepUp.reasons))];
+  return { outcome: 'step_up', failed, need, reasons };
 }
 
 /** Policy names in `metadata` that `registry` does not hold: run over the endpoint table at startup. */

@@ -1,18 +1,39 @@
 import { ClaimTypes } from '../claims/claim-types.js';
 import type { Principal } from '../claims/principal.js';
+import {
+  describeNeed,
+  mergeNeeds,
+  provenAuthentication,
+  unmetAuthentication,
+  type AuthenticationNeed,
+} from './authentication-need.js';
 import type { Policy, Requirement } from './policies.js';
 
 /**
  * The outcome of one policy, with reasons: `failed` lists the descriptions of the
  * requirements that did not hold (ASP.NET's `AuthorizationFailure.FailedRequirements`).
+ * `stepUp` is there when only authentication requirements failed: a new sign-in meeting
+ * `need` (every authentication requirement of the policy, merged) would pass; `reasons`
+ * say what is missing, in words.
  */
-export type AuthorizationDecision = { allowed: true } | { allowed: false; failed: string[]; authenticated: boolean };
+export type AuthorizationDecision =
+  { allowed: true } | { allowed: false; failed: string[]; authenticated: boolean; stepUp?: StepUp };
+
+export interface StepUp {
+  need: AuthenticationNeed;
+  reasons: string[];
+}
 
 const AUTHENTICATED_USER = 'authenticated user';
 
 /** What is being reached, as far as requirements may look at it: the route's parameters. */
 export interface AuthorizationResource {
   routeParameters: Readonly<Record<string, string>>;
+  /**
+   * The time of the request (milliseconds since the epoch), for requirements on the age of
+   * the sign-in; without it they do not hold (closed).
+   */
+  now?: number;
 }
 
 const NO_RESOURCE: AuthorizationResource = { routeParameters: {} };
@@ -29,10 +50,18 @@ export function evaluatePolicy(
   resource: AuthorizationResource = NO_RESOURCE,
 ): AuthorizationDecision {
   if (principal === undefined) return { allowed: false, failed: [AUTHENTICATED_USER], authenticated: false };
-  const failed = policy.requirements
-    .filter((requirement) => !isSatisfied(requirement, principal, resource))
-    .map(describeRequirement);
-  return failed.length === 0 ? { allowed: true } : { allowed: false, failed, authenticated: true };
+  const failing = policy.requirements.filter((requirement) => !isSatisfied(requirement, principal, resource));
+  if (failing.length === 0) return { allowed: true };
+  const failed = failing.map(describeRequirement);
+  if (!failing.every((requirement) => requirement.kind === 'authentication')) {
+    return { allowed: false, failed, authenticated: true };
+  }
+  const needs = policy.requirements.flatMap((requirement) =>
+    requirement.kind === 'authentication' ? [requirement.need] : [],
+  );
+  const need = mergeNeeds(needs);
+  const unmet = unmetAuthentication(need, provenAuthentication(principal), resource.now ?? NaN);
+  return { allowed: false, failed, authenticated: true, stepUp: { need, reasons: describeNeed(need, unmet) } };
 }
 
 /** A requirement in words, for logs and the access-denied reason list. */
@@ -48,6 +77,8 @@ export function describeRequirement(requirement: Requirement): string {
       return 'organization' in requirement
         ? `member of the organization ${requirement.organization}`
         : `member of the organization the route names (:${requirement.routeParameter})`;
+    case 'authentication':
+      return describeNeed(requirement.need).join(' and ');
     case 'custom':
       return requirement.description;
   }
@@ -74,6 +105,11 @@ function isSatisfied(requirement: Requirement, principal: Principal, resource: A
         principal.claims.some((claim) => claim.type === ClaimTypes.Organization && claim.value === wanted)
       );
     }
+    case 'authentication':
+      return (
+        resource.now !== undefined &&
+        unmetAuthentication(requirement.need, provenAuthentication(principal), resource.now).length === 0
+      );
     case 'custom':
       return requirement.test(principal);
   }

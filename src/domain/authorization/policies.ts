@@ -1,6 +1,7 @@
 import type { Principal } from '../claims/principal.js';
 import { GatehouseError } from '../errors.js';
 import type { AuthorizationSettings } from '../settings/settings.js';
+import type { AuthenticationNeed } from './authentication-need.js';
 import { PolicyNames } from './policy-names.js';
 
 /** One condition a policy puts on the principal. */
@@ -14,6 +15,11 @@ export type Requirement =
    */
   | { kind: 'organization'; organization: string }
   | { kind: 'organization'; routeParameter: string }
+  /**
+   * How, or how recently, the person signed in (`application:auth_time`, `amr`, `acr`).
+   * Failing only these is not "denied" but "sign in again" (step-up: docs/step-up.md).
+   */
+  | { kind: 'authentication'; need: AuthenticationNeed }
   /** Application logic; `test` must be pure and must not throw for "no". */
   | { kind: 'custom'; description: string; test: (principal: Principal) => boolean };
 
@@ -60,6 +66,34 @@ export function requirePermission(claimType: string, permissions: readonly strin
   return requireSomeValue('permission', claimType, permissions);
 }
 
+/** A sign-in at most `seconds` old (OpenID `max_age`): sensitive actions ask for a recent one. */
+export function requireRecentAuthentication(seconds: number): Requirement {
+  if (!Number.isInteger(seconds) || seconds <= 0) {
+    throw new GatehouseError(
+      'config.invalid_policy',
+      'A recent-authentication requirement needs a positive whole number of seconds.',
+    );
+  }
+  return { kind: 'authentication', need: { maxAgeSeconds: seconds } };
+}
+
+/** A sign-in that used at least one of `methods` (`amr` values, RFC 8176: `mfa`, `hwk`, `otp` ...); empty is refused. */
+export function requireAuthenticationMethod(...methods: string[]): Requirement {
+  return { kind: 'authentication', need: { methods: someValues('authentication-method', methods) } };
+}
+
+/** A sign-in whose context class (`acr`) is one of `classes`; empty is refused. */
+export function requireAuthenticationContext(...classes: string[]): Requirement {
+  return { kind: 'authentication', need: { contextClasses: someValues('authentication-context', classes) } };
+}
+
+function someValues(what: string, values: readonly string[]): string[] {
+  if (values.length === 0 || values.some((value) => value.trim() === '')) {
+    throw new GatehouseError('config.invalid_policy', `A ${what} requirement needs at least one non-empty value.`);
+  }
+  return [...new Set(values)];
+}
+
 function requireSomeValue(what: string, claimType: string, values: readonly string[]): Requirement {
   if (values.length === 0) {
     throw new GatehouseError(
@@ -99,6 +133,26 @@ export class PolicyRegistry {
     }
     this.#policies.set(policy.name, policy);
     return this;
+  }
+
+  /**
+   * Adds `requirements` to the registered policy `name` (configuration's
+   * `Authorization:StepUp:<policy>` on a built-in or application policy).
+   */
+  strengthen(name: string, ...requirements: Requirement[]): this {
+    const policy = this.#policies.get(name);
+    if (policy === undefined) {
+      throw new GatehouseError('config.unknown_policy', `The authorization policy "${name}" is not registered.`);
+    }
+    this.#policies.set(name, { name, requirements: [...policy.requirements, ...requirements] });
+    return this;
+  }
+
+  /** True when some registered policy asks something of the sign-in (only then does authorization read the clock). */
+  get asksForAuthentication(): boolean {
+    return this.list().some((policy) =>
+      policy.requirements.some((requirement) => requirement.kind === 'authentication'),
+    );
   }
 
   get(name: string): Policy | undefined {

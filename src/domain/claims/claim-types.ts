@@ -15,6 +15,12 @@ export const ClaimTypes = {
   Organization: 'application:organization',
   /** The connection that signed the user in (set by Gatehouse). */
   Connection: 'application:connection',
+  /** When the person last authenticated at the provider, in seconds since the epoch (set by Gatehouse: docs/step-up.md). */
+  AuthTime: 'application:auth_time',
+  /** How the person authenticated (`amr` values, RFC 8176; set by Gatehouse). */
+  AuthenticationMethods: 'application:amr',
+  /** The authentication context class the sign-in met (`acr`; set by Gatehouse). */
+  AuthenticationContextClass: 'application:acr',
 } as const;
 
 /**
@@ -23,7 +29,15 @@ export const ClaimTypes = {
  * provider. Without this, one organization's identity provider could claim to sign its
  * users in as members of another.
  */
-export const GATEHOUSE_SET_CLAIMS: ReadonlySet<string> = new Set([ClaimTypes.Organization, ClaimTypes.Connection]);
+export const GATEHOUSE_SET_CLAIMS: ReadonlySet<string> = new Set([
+  ClaimTypes.Organization,
+  ClaimTypes.Connection,
+  // From what the provider's protocol proved (ID token, AuthnStatement), never from an attribute:
+  // a provider attribute `application:amr=mfa` would otherwise pass any step-up.
+  ClaimTypes.AuthTime,
+  ClaimTypes.AuthenticationMethods,
+  ClaimTypes.AuthenticationContextClass,
+]);
 
 /** Prefix of every application-owned claim type. */
 export const APPLICATION_CLAIM_PREFIX = 'application:';

@@ -19,6 +19,7 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       Connections: {},
       ConnectionsDirectory: '',
       ClaimsTransformation: { RemoveOriginalClaims: false, Mappings: {} },
+      AuthnContextClassMethods: {},
     },
     Authorization: {
       RequireAuthenticatedUserByDefault: true,
@@ -26,6 +27,7 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       PermissionClaimType: 'application:permission',
       AdministratorRoles: ['Administrator'],
       ManageApplicationPermissions: ['application.manage'],
+      StepUp: {},
     },
     Hosting: { PublicOrigin: '', TrustProxy: false, ShutdownDrainSeconds: 5 },
     Session: {

@@ -47,6 +47,11 @@ export interface AuthenticationSettings {
   /** A folder of connection files (`<Name>.json`), watched while the process runs; empty: none. */
   ConnectionsDirectory: string;
   ClaimsTransformation: ClaimsTransformationSettings;
+  /**
+   * SAML `AuthnContextClassRef` -> the `amr` values it stands for (space-separated), added
+   * to or replacing the built-in table (src/domain/claims/authn-context-methods.ts).
+   */
+  AuthnContextClassMethods: Readonly<Record<string, string>>;
 }
 
 export interface AuthorizationSettings {
@@ -55,6 +60,15 @@ export interface AuthorizationSettings {
   PermissionClaimType: string;
   AdministratorRoles: string[];
   ManageApplicationPermissions: string[];
+  /** `StepUp:<policy name>`: what a named policy asks of the sign-in itself (docs/step-up.md). */
+  StepUp: Readonly<Record<string, StepUpSettings>>;
+}
+
+/** One policy's `Authorization:StepUp:<policy name>` section; an absent key asks nothing. */
+export interface StepUpSettings {
+  MaxAuthenticationAgeSeconds?: number;
+  AuthenticationMethods?: string[];
+  AuthenticationContextClasses?: string[];
 }
 
 export interface HostingSettings {

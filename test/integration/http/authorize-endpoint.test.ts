@@ -44,7 +44,12 @@ async function serve(challengeScheme: string, audit = new RecordingAuditLog()) {
     endpoints: [page],
     // The principal an authenticate step would have set, from a test header.
     authorizeEndpoint: (endpoint) => {
-      const check = authorizeEndpoint(endpoint, access, { challengeScheme }, audit);
+      const check = authorizeEndpoint(
+        endpoint,
+        access,
+        { challengeScheme, publicOrigin: '', now: () => Date.now() },
+        audit,
+      );
       return async (ctx, next) => {
         if (ctx.get('x-as-user') === 'yes') ctx.state.principal = user;
         return check ? check(ctx, next) : next();

@@ -1,3 +1,4 @@
+import { BUILT_IN_AUTHN_CONTEXT_METHODS } from '../../../src/domain/claims/authn-context-methods.js';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,6 +99,7 @@ function oidcProvider(
     sessionStore: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
     replayRecords: new MemorySessionStore({ maxEntries: 10, clock: new FixedClock() }),
     rootDir: process.cwd(),
+    authnContextMethods: BUILT_IN_AUTHN_CONTEXT_METHODS,
   });
 }
 

@@ -28,6 +28,30 @@ describe('the SAML messages Gatehouse writes conform to the SAML 2.0 protocol sc
     );
   });
 
+  it('a step-up AuthnRequest: ForceAuthn and RequestedAuthnContext (Comparison exact), values escaped', async () => {
+    const xml = authnRequestXml({
+      id: newRequestId(),
+      now,
+      destination: 'https://idp.example/sso',
+      issuer: 'https://app.example/saml',
+      acsUrl: 'https://app.example/Saml2/Acs',
+      stepUp: { maxAgeSeconds: 60, contextClasses: ['urn:example:gold', hostile] },
+    });
+    await validator.validate(xml);
+    expect(xml).to.include(' ForceAuthn="true"');
+    expect(xml).to.include(
+      '<samlp:RequestedAuthnContext Comparison="exact"><saml:AuthnContextClassRef>urn:example:gold</saml:AuthnContextClassRef><saml:AuthnContextClassRef>a&quot;b&lt;c&gt;&amp;d</saml:AuthnContextClassRef></samlp:RequestedAuthnContext>',
+    );
+    const plain = authnRequestXml({
+      id: newRequestId(),
+      now,
+      destination: 'https://idp.example/sso',
+      issuer: 'i',
+      acsUrl: 'https://app.example/a',
+    });
+    expect(plain).not.to.include('ForceAuthn').and.not.to.include('RequestedAuthnContext');
+  });
+
   it('a LogoutRequest with every NameID qualifier and a SessionIndex, values escaped', async () => {
     const xml = logoutRequestXml({
       id: newRequestId(),

@@ -19,6 +19,8 @@ import { RecordingAuditLog } from '../../support/recording-audit-log.js';
 import { EndedProviderSessions } from '../../../src/application/sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../../../src/application/sign-in/session-index.js';
 import { KeyRecordingStore } from '../../support/key-recording-store.js';
+import { StepUps } from '../../../src/application/sign-in/step-ups.js';
+import { builtInPolicies } from '../../../src/domain/authorization/policies.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -36,6 +38,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
   function compose() {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
+    const stepUps = new StepUps(signIns, builtInPolicies(settings.Authorization), clock);
     begin = new BeginSignIn(
       new IdentityProviders([provider]),
       pending,
@@ -44,6 +47,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       settings,
       audit,
       new NoTelemetry(),
+      stepUps,
     );
     complete = new CompleteSignIn(
       new IdentityProviders([provider]),
@@ -58,6 +62,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       new SessionIndex(store),
       new EndedProviderSessions(store),
       new NoTelemetry(),
+      stepUps,
     );
   }
 

@@ -8,10 +8,17 @@ import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
 import { sendProblem, wantsJson } from '../problem-details.js';
 import { renderError } from '../render-error.js';
+import { answerStepUp } from '../step-up-challenge.js';
+import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
+import type { EndpointMetadata } from '../../../domain/authorization/endpoint-metadata.js';
 
 export interface ChallengeOptions {
   /** `ProjectTemplate:Authentication:DefaultChallengeScheme`: `Cookies`, or a provider's scheme. */
   challengeScheme: string;
+  /** `Hosting:PublicOrigin` (empty: the request's own): a form's page to return to after a step-up must be on it. */
+  publicOrigin: string;
+  /** The time, for policies on the age of the sign-in; read only by endpoints that have one. */
+  now: () => number;
 }
 
 /**
@@ -31,10 +38,13 @@ export function authorizeEndpoint(
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
   // The endpoint's policies, named once: the attribute every decision here carries.
   const policy = policyLabel(endpoint, access.requireAuthenticatedUserByDefault);
+  // Only an endpoint whose policies ask something of the sign-in reads the clock (docs/performance.md).
+  const timed = asksForAuthentication(endpoint.metadata, access.policies);
   return async function authorize(ctx, next) {
     // The route's parameters, for requirements that name what they protect (`:organization`).
     const routeParameters: Record<string, string> = ctx.params ?? {};
-    const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access, { routeParameters });
+    const resource = timed ? { routeParameters, now: options.now() } : { routeParameters };
+    const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access, resource);
     telemetry?.count('gatehouse.authorization.attempts', { policy, result: RESULTS[decision.outcome] });
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
@@ -44,7 +54,11 @@ export function authorizeEndpoint(
       request: auditRequest(ctx),
       subject: principal ? subjectOf(principal) : undefined,
       policies: decision.failed,
+      ...(decision.outcome === 'step_up' ? { code: 'auth.step_up_required' } : {}),
     });
+    if (decision.outcome === 'step_up' && principal) {
+      return answerStepUp(ctx, principal, { ...decision, policies: decision.failed }, options.publicOrigin);
+    }
     if (!access.authenticationEnabled) return refuseDisabled(ctx);
     if (wantsJson(ctx))
       return sendProblem(
@@ -58,7 +72,9 @@ export function authorizeEndpoint(
   };
 }
 
-const RESULTS = { allow: 'allowed', challenge: 'challenged', forbid: 'denied' } as const;
+// A step-up (a fresher or stronger sign-in asked for) is a result of its own: an operator tells
+// "asked to prove more" apart from both "not signed in" and "refused".
+const RESULTS = { allow: 'allowed', challenge: 'challenged', forbid: 'denied', step_up: 'step_up' } as const;
 
 /** `default` (authorize() without names), `fallback` (no metadata), or the policy names, in the order declared. */
 function policyLabel(endpoint: Endpoint, requireAuthenticatedUserByDefault: boolean): string {
@@ -85,4 +101,12 @@ async function refuseDisabled(ctx: Context): Promise<void> {
   const detail = 'Authentication is disabled in this deployment, so no one can be signed in to use this resource.';
   if (wantsJson(ctx)) return sendProblem(ctx, 403, 'Access denied', detail, 'auth.disabled');
   await renderError(ctx, { status: 403, code: 'auth.disabled', detail });
+}
+
+/** True when a policy the metadata names asks something of the sign-in (age, method, class). */
+function asksForAuthentication(metadata: EndpointMetadata | undefined, policies: PolicyRegistry): boolean {
+  if (metadata?.kind !== 'authorize') return false;
+  return metadata.policies.some(
+    (name) => policies.get(name)?.requirements.some((requirement) => requirement.kind === 'authentication') === true,
+  );
 }

@@ -14,6 +14,7 @@ import { singleField } from '../../single-field.js';
 import { RoutePaths } from './route-paths.js';
 import { discoveryFormToken, renderLoginPage, type LoginPageDeps } from './login-page.js';
 import { singleQuery } from '../query.js';
+import { browserSession } from '../session/browser-session.js';
 
 export interface ExternalRouteDeps extends LoginPageDeps {
   beginSignIn: BeginSignIn;
@@ -35,6 +36,8 @@ const ANSWERED_ON_THE_PAGE: Readonly<Record<string, number>> = {
  * challenge. An unknown or missing provider is a 400 with no redirect; a non-local or
  * overlong returnUrl is replaced by `/`. The flow is bound to this browser by its
  * flow-binding cookie (set here when the browser has none yet); no session is created.
+ * With `stepUp=<policy>[,<policy>]` it is a step-up of the browser's sign-in at the same
+ * provider, asking for what those policies need of the sign-in (docs/step-up.md).
  *
  * `POST /External/Discover` (`email`, `returnUrl`): "Sign in with your work e-mail" starts
  * the challenge of the connection holding the address's domain. An address that is not
@@ -52,6 +55,7 @@ export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
     handler: async (ctx) => {
       const scheme = singleQuery(ctx, 'provider');
       const returnUrl = singleQuery(ctx, 'returnUrl');
+      const stepUp = singleQuery(ctx, 'stepUp');
       const binding = deps.flowBinding.read(ctx) ?? randomToken(32);
       const { redirectUrl } = await deps.beginSignIn.execute({
         scheme,
@@ -59,6 +63,8 @@ export function externalRoutes(deps: ExternalRouteDeps): Endpoint[] {
         binding,
         client: ctx.ip,
         request: auditRequest(ctx),
+        // A step-up strengthens this browser's sign-in (docs/step-up.md).
+        ...(stepUp === undefined ? {} : { stepUp, session: ctx.session ? browserSession(ctx).fields : {} }),
       });
       // Only a started challenge sets the cookie: a refused one leaves nothing behind.
       deps.flowBinding.write(ctx, binding);

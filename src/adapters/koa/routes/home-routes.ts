@@ -1,7 +1,7 @@
 import type { IdentityProviders } from '../../../application/identity-providers.js';
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
-import { satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
+import { reachablePolicies, satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
 import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
@@ -12,6 +12,8 @@ export interface HomeRouteDeps {
   providers: Pick<IdentityProviders, 'displayNameOf'>;
   /** Who the page's links answer depends on the posture: the fallback for unannotated ones, authentication for the rest. */
   posture: { authenticationEnabled: boolean; requireAuthenticatedUserByDefault: boolean };
+  /** The time, for policies on the age of the sign-in. */
+  now: () => number;
 }
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
@@ -22,7 +24,8 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
       path: RoutePaths.home,
       handler: async (ctx) => {
         const principal = ctx.state.principal;
-        const satisfied = satisfiedPolicies(deps.policies, principal);
+        const now = deps.now();
+        const satisfied = satisfiedPolicies(deps.policies, principal, now);
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('home', {
           principal,
@@ -35,8 +38,9 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
             name: policy.name,
             satisfied: satisfied.includes(policy.name),
           })),
-          // The link is a convenience; /Admin checks the policy again whoever follows it.
-          showAdministration: satisfied.includes(PolicyNames.AdministratorRole),
+          // The link is a convenience; /Admin checks the policy again whoever follows it, and
+          // asks for a stronger sign-in first when only that is missing (step-up).
+          showAdministration: reachablePolicies(deps.policies, principal, now).includes(PolicyNames.AdministratorRole),
           posture: deps.posture,
         });
       },

@@ -9,6 +9,7 @@ export const starterAuthorization: AuthorizationSettings = {
   PermissionClaimType: 'application:permission',
   AdministratorRoles: ['Administrator'],
   ManageApplicationPermissions: ['application.manage'],
+  StepUp: {},
 };
 
 /** A signed-in user holding exactly `claims` (type, value). */

@@ -377,6 +377,39 @@ describe('normalizeClaims', () => {
     });
   });
 
+  describe('the claims of what the sign-in proved (auth_time, amr, acr), set by Gatehouse only', () => {
+    const { AuthTime, AuthenticationMethods, AuthenticationContextClass } = ClaimTypes;
+    const cases: ReadonlyArray<[label: string, claims: Record<string, unknown>, extra: Record<string, string>]> = [
+      [
+        'sent as they are',
+        { sub: 's', [AuthTime]: 4102444800, [AuthenticationMethods]: ['mfa'], [AuthenticationContextClass]: 'gold' },
+        {},
+      ],
+      ['sent as SAML attributes', { [AuthenticationMethods]: ['mfa', 'hwk'], [AuthTime]: ['4102444800'] }, {}],
+      [
+        'mapped to from a claim of the provider',
+        { sub: 's', methods: ['mfa'], loa: 'gold' },
+        { methods: AuthenticationMethods, loa: AuthenticationContextClass },
+      ],
+    ];
+    for (const [label, claims, extraMappings] of cases) {
+      it(`are dropped when ${label}`, () => {
+        const principal = normalizeAs({
+          provider: 'OpenIdConnect',
+          scheme: 'OpenIdConnect',
+          claims,
+          extraMappings,
+          removeOriginalClaims: false,
+        });
+        const types = principal.claims.map((claim) => claim.type);
+        expect(types)
+          .to.not.include.members([AuthTime])
+          .and.not.include(AuthenticationMethods)
+          .and.not.include(AuthenticationContextClass);
+      });
+    }
+  });
+
   describe('idempotence', () => {
     const extras: ReadonlyArray<Record<string, string> | undefined> = [
       undefined,
