@@ -4,8 +4,3 @@ import { isGatehouseError } from '../domain/errors.js';
 export function errorCodeOf(error: unknown): string {
   return isGatehouseError(error) ? error.code : 'internal_error.unexpected';
 }
-
-/** Seconds since a `performance.now()` reading, for a duration histogram. */
-export function secondsSince(started: number): number {
-  return (performance.now() - started) / 1000;
-}

@@ -27,7 +27,8 @@ import {
 import type { Principal } from '../../domain/claims/principal.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
-import { errorCodeOf, secondsSince } from '../error-code.js';
+import { errorCodeOf } from '../error-code.js';
+import { secondsSince } from '../seconds-since.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
