@@ -117,6 +117,35 @@ describe('Telemetry: export', function () {
     expect(metrics).to.include('http.server.request.duration');
   });
 
+  it('answers requests at their usual pace while the OTLP endpoint accepts exports and never answers', async () => {
+    const held: Array<import('node:http').ServerResponse> = [];
+    const silent = createServer((_request, response) => void held.push(response));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    if (typeof address !== 'object' || !address) throw new Error('not listening');
+    const running = await startGatehouse({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${address.port}`,
+      OTEL_METRIC_EXPORT_INTERVAL: '100',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '5000',
+    });
+    try {
+      await fetch(`${running.url}/Account/Login`); // something to export
+      for (let waited = 0; held.length === 0 && waited < 3000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(held.length, 'exports held by the endpoint').to.be.greaterThan(0);
+      for (let i = 0; i < 5; i += 1) {
+        const started = performance.now();
+        expect((await fetch(`${running.url}/Account/Login`)).status).to.equal(200);
+        expect(performance.now() - started).to.be.lessThan(1000);
+      }
+    } finally {
+      await running.close(); // waits at most a second for the exports held
+      for (const response of held) response.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('reports an OTLP endpoint that is down once in the log, and answers requests all the same', async () => {
     const receiver = await otlpReceiver();
     await receiver.close(); // nothing listens there now
