@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: Gatehouse's request paths against two references measured in the same
- * run (bare Koa; bare Koa + koa-session alone, the floor the session middleware sets), cold
+ * run (bare Koa; bare Koa + koa-session alone, the floor the session middleware sets), the
+ * authenticated request with telemetry on (traces at 100% and at 10% exported over OTLP to
+ * a loopback endpoint that drops them, scripts/bench/otlp-sink.ts; metrics only), cold
  * start (on this Node and on Node 24 with the compile cache), memory per idle session,
  * SAML responses through the whole ACS check, and what 1,000 customers' connections cost
  * (a start, memory, each request, finding one by domain: scripts/bench/connection-scale.ts). It prints a table and one line per target
@@ -21,7 +23,7 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
+ * bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
  * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
  * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
@@ -44,6 +46,7 @@ import { startBenchCluster, type BenchCluster } from './bench/bench-cluster.js';
 import { buildCommit, type CommitBuild } from './bench/build-commit.js';
 import { commitStamp } from './bench/commit-stamp.js';
 import { startBenchDiscovery, type BenchDiscovery } from './bench/discovery-server.js';
+import { startOtlpSink } from './bench/otlp-sink.js';
 import { benchRow } from './bench/bench-row.js';
 import { callgrindAvailable, countInstructionsPerRequest, WINDOWS_AGREE_WITHIN } from './bench/callgrind.js';
 import {
@@ -82,7 +85,8 @@ const settings: LoadSettings = {
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const profile = process.env.BENCH_PROFILE === '1';
 const onlyRows = (
-  process.env.BENCH_ROWS ?? 'bare,koa-session,memory,connections,redis,cluster,anonymous,challenge,frontchannel'
+  process.env.BENCH_ROWS ??
+  'bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel'
 ).split(',');
 const extras = new Set(
   process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml,connections').split(','),
@@ -101,18 +105,23 @@ async function main(): Promise<void> {
     ? await startBenchCluster()
     : { skip: 'not asked for' };
   const discovery = onlyRows.includes('frontchannel') ? await startBenchDiscovery() : undefined;
+  const otlpSink = onlyRows.some((row) => row === 'telemetry' || row === 'telemetry-sampled')
+    ? await startOtlpSink()
+    : undefined;
   const compare = process.env.BENCH_COMPARE ? buildCommit(process.env.BENCH_COMPARE) : undefined;
   try {
-    await measure(benchCluster, discovery, compare);
+    await measure(benchCluster, discovery, otlpSink, compare);
   } finally {
     await benchCluster.cluster?.stop();
     await discovery?.stop();
+    await otlpSink?.stop();
   }
 }
 
 async function measure(
   benchCluster: BenchCluster,
   discovery: BenchDiscovery | undefined,
+  otlpSink: { url: string; received(): number } | undefined,
   compare: CommitBuild | undefined,
 ): Promise<void> {
   const pinned = pinSelfToLoadCore();
@@ -137,6 +146,7 @@ async function measure(
     cluster,
     connectionsFolder,
     discovery ?? { skip: 'not asked for' },
+    otlpSink ?? { skip: 'not asked for' },
     compare,
   )
     .filter((definition) => onlyRows.includes(definition.key.replace(/-at$/, '')))
@@ -150,6 +160,14 @@ async function measure(
       const { requestsPerSecond, serverCpuMicrosPerRequest } = run.result;
       process.stdout.write(` ${requestsPerSecond} req/s, ${serverCpuMicrosPerRequest ?? 'n/a'} µs CPU/request\n`);
     }
+  }
+  // The telemetry row must have exported something, or it measured nothing of the export.
+  if (
+    otlpSink &&
+    rows.some((row) => row.definition.env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined && row.runs.length > 0)
+  ) {
+    if (otlpSink.received() === 0) throw new Error('the telemetry row exported nothing to the OTLP sink');
+    console.log(`OTLP sink: ${otlpSink.received()} exports received and dropped`);
   }
   if (instructionCounts) {
     for (const row of rows) {

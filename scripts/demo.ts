@@ -80,6 +80,9 @@ try {
     logStartupErrors: false,
     env: {
       NODE_ENV: 'development',
+      // Telemetry on, with the Prometheus listener on a free loopback port: its URL is in the banner.
+      ProjectTemplate__Telemetry__Enabled: 'true',
+      ProjectTemplate__Telemetry__PrometheusPort: '0',
       ...process.env,
       ...demoSettings({
         appOrigin,
@@ -110,6 +113,7 @@ try {
   process.exit(1);
 }
 await gatehouse.listen(port, '127.0.0.1');
+const metricsUrl = await gatehouse.metricsUrl();
 // The start's lines (the connections added) above the banner, not in the middle of it:
 // written now, then by pino-pretty's asynchronous stdout writer, which a moment's wait lets finish.
 gatehouse.flushLog();
@@ -160,6 +164,13 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
     (idp.domain_not_allowed), since one organization's identity provider cannot sign in
     another's people. The connections are files in ${organizations.folder}:
     add, change or delete one there and it takes effect within 5 seconds.
+
+    ${
+      metricsUrl
+        ? `Metrics in the Prometheus text format: ${metricsUrl} (a sign-in moves
+    gatehouse_authentication_sign_ins_total; docs/operations.md, Telemetry).`
+        : 'Telemetry is off (OTEL_SDK_DISABLED or ProjectTemplate__Telemetry__* said so).'
+    }
 
     Sign in as often as you like: the demo lifts the limit of 30 sign-ins started per
     client every 15 minutes (Session:PendingSignInsPerClient), which a deployment keeps.

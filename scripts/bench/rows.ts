@@ -11,6 +11,9 @@ export interface RowDefinition {
     | 'koa-session'
     | 'memory'
     | 'memory-at'
+    | 'telemetry'
+    | 'telemetry-sampled'
+    | 'telemetry-metrics'
     | 'connections'
     | 'redis'
     | 'redis-at'
@@ -60,6 +63,7 @@ export function rowDefinitions(
   cluster: { seeds: string[] } | { skip: string },
   connectionsFolder: string,
   discovery: { issuer: string; caFile: string } | { skip: string } = { skip: 'not asked for' },
+  otlpSink: { url: string } | { skip: string } = { skip: 'not asked for' },
   compare?: CommitBuild,
 ): RowDefinition[] {
   const memoryStore = { ...productionEnv, ProjectTemplate__Session__Store: 'Memory' };
@@ -90,6 +94,59 @@ export function rowDefinitions(
       name: 'Gatehouse, memory store, authenticated',
       script: 'scripts/bench/gatehouse-server.ts',
       env: memoryStore,
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+    },
+    {
+      // The memory row's request with telemetry on: metrics and a trace of every request
+      // (sampled at 100%: a server span; the memory store's calls get none) exported over OTLP/HTTP to an
+      // endpoint that drops them (otlp-sink.ts), metrics every second rather than every minute.
+      key: 'telemetry',
+      name: 'Gatehouse, memory store, authenticated, telemetry on (100% traces, OTLP)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'url' in otlpSink ? otlpSink.url : '',
+        OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_METRIC_EXPORT_INTERVAL: '1000',
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+      skip: 'skip' in otlpSink ? otlpSink.skip : undefined,
+    },
+    {
+      // The same with one trace in ten recorded, as a busy deployment would sample.
+      key: 'telemetry-sampled',
+      name: 'Gatehouse, memory store, authenticated, telemetry on (10% of traces, OTLP)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'url' in otlpSink ? otlpSink.url : '',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+        OTEL_METRIC_EXPORT_INTERVAL: '1000',
+      },
+      path: '/api/app-info',
+      headers: behindProxy,
+      expectedStatus: 200,
+      authenticated: true,
+      skip: 'skip' in otlpSink ? otlpSink.skip : undefined,
+    },
+    {
+      // Metrics only, read by a Prometheus scrape rather than pushed: no span, no context kept across awaits.
+      key: 'telemetry-metrics',
+      name: 'Gatehouse, memory store, authenticated, telemetry on, metrics only (Prometheus)',
+      script: 'scripts/bench/gatehouse-server.ts',
+      env: {
+        ...memoryStore,
+        ProjectTemplate__Telemetry__Enabled: 'true',
+        ProjectTemplate__Telemetry__Traces: 'false',
+        ProjectTemplate__Telemetry__PrometheusPort: '0',
+      },
       path: '/api/app-info',
       headers: behindProxy,
       expectedStatus: 200,

@@ -2,6 +2,7 @@ import type { Clock } from '../application/ports/clock.js';
 import type { IdentityProvider, IdentityProviderInfo } from '../application/ports/identity-provider.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { SessionStore } from '../application/ports/session-store.js';
+import type { OutboundRequests } from './outbound-requests.js';
 import { callbackPathOf, displayNameOf, type ProviderDefinition } from '../domain/providers/provider-definition.js';
 import type { Environment, ProviderCommonSettings } from '../domain/settings/settings.js';
 
@@ -26,6 +27,8 @@ export interface AdapterContext {
   replayRecords: SessionStore;
   /** The project folder: files an adapter reads at run time (the SAML schemas) are resolved from it. */
   rootDir: string;
+  /** Watches the adapter's outbound requests (telemetry: a span, a duration, the trace context); absent when off. */
+  outbound?: OutboundRequests;
   /** SAML `AuthnContextClassRef` -> `amr` values (the built-in table with `Authentication:AuthnContextClassMethods`). */
   authnContextMethods: Readonly<Record<string, readonly string[]>>;
 }

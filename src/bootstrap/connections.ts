@@ -1,3 +1,4 @@
+import type { OutboundRequests } from '../adapters/outbound-requests.js';
 import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -36,6 +37,7 @@ export async function composeConnections(
   configuration: ValidatedConfiguration,
   clock: Clock,
   stores: SessionStores,
+  outbound?: OutboundRequests,
 ): Promise<ComposedConnections | undefined> {
   const { settings, logger, rootDir } = configuration;
   const { Connections, ConnectionsDirectory } = settings.Authentication;
@@ -83,7 +85,7 @@ export async function composeConnections(
 
   const adapters = new ConnectionAdapters(
     registry,
-    (connection) => buildAdapter(configuration, clock, stores, connection),
+    (connection) => buildAdapter(configuration, clock, stores, connection, outbound),
     logger,
   );
   return {
@@ -98,6 +100,7 @@ async function buildAdapter(
   clock: Clock,
   stores: SessionStores,
   connection: Connection,
+  outbound: OutboundRequests | undefined,
 ): Promise<IdentityProvider> {
   const record = configuration.providers.find((candidate) => candidate.key === connection.protocol.key);
   if (!record) throw new Error(`No provider record for the protocol ${connection.protocol.key}`);
@@ -111,6 +114,7 @@ async function buildAdapter(
     sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
     replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
     rootDir: configuration.rootDir,
+    ...(outbound ? { outbound } : {}),
     authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
   });
 }

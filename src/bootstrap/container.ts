@@ -45,6 +45,9 @@ import { ConnectionAdapters } from '../application/connections/connection-adapte
 import { EndRemovedConnections } from '../application/connections/end-removed-connections.js';
 import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
+import { composeTelemetry, type TelemetryParts } from './telemetry.js';
+import { TelemetryToken } from '../application/ports/telemetry.js';
+import type { OutboundRequests } from '../adapters/outbound-requests.js';
 
 /** `{ connections }`: the instance's connections as the lifecycle manages them (the folder watched once listening), if any. */
 export const ComposedConnectionsToken = Symbol('ComposedConnections');
@@ -65,7 +68,12 @@ export interface ApplicationParts {
   governance?: Governance;
   /** Where audit events go; by default one JSON line each on the application log. */
   auditLog?: AuditLog;
+  /** Readers and span processors of the application's own, beside those the configuration makes (telemetry on only). */
+  telemetry?: TelemetryParts;
 }
+
+/** The instance's telemetry as the lifecycle and the pipeline use it (ComposedTelemetry). */
+export const ComposedTelemetryToken = Symbol('ComposedTelemetry');
 
 export async function composeServices(
   configuration: ValidatedConfiguration,
@@ -73,9 +81,14 @@ export async function composeServices(
 ): Promise<DependencyContainer> {
   const { settings, logger } = configuration;
   const clock = new SystemClock();
-  const stores = await createSessionStores(settings, logger, clock);
-  const builtInProviders = await createIdentityProviders(configuration, clock, stores);
-  const connections = await composeConnections(configuration, clock, stores);
+  const telemetry = await composeTelemetry(configuration, parts.telemetry);
+  const created = await createSessionStores(settings, logger, clock);
+  // Only a store across the network is traced and timed: the memory store's operations are
+  // map lookups of a microsecond or two, which a span and a histogram would cost many times over.
+  const stores = (settings.Session.Store === 'Redis' ? telemetry.hooks?.traceStores(created) : undefined) ?? created;
+  const outbound = telemetry.hooks?.outbound;
+  const builtInProviders = await createIdentityProviders(configuration, clock, stores, outbound);
+  const connections = await composeConnections(configuration, clock, stores, outbound);
   const identityProviders = new IdentityProviders(builtInProviders, connections?.adapters);
   const healthChecks: HealthCheck[] = [
     new SessionStoreHealthCheck(stores.sessions),
@@ -99,6 +112,8 @@ export async function composeServices(
   container.registerInstance(GovernanceToken, parts.governance ?? new AllowAllGovernance());
   container.registerInstance(AuditLogToken, parts.auditLog ?? new LogLineAuditLog(logger, clock));
   container.registerInstance(DrainState, new DrainState());
+  container.registerInstance(ComposedTelemetryToken, telemetry);
+  container.registerInstance(TelemetryToken, telemetry.telemetry);
   container.registerSingleton(FlowRecords);
   container.registerSingleton(SignInRecords);
   container.registerSingleton(ProviderSessions);
@@ -128,6 +143,7 @@ async function createIdentityProviders(
   configuration: ValidatedConfiguration,
   clock: Clock,
   stores: SessionStores,
+  outbound: OutboundRequests | undefined,
 ): Promise<IdentityProvider[]> {
   const { settings } = configuration;
   const providers: IdentityProvider[] = [];
@@ -147,6 +163,7 @@ async function createIdentityProviders(
           sessionStore: stores.sessions,
           replayRecords: stores.replayRecords,
           rootDir: configuration.rootDir,
+          ...(outbound ? { outbound } : {}),
           authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
         }),
       );

@@ -11,7 +11,8 @@ import type { Logger } from '../application/ports/logger.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
 import type { ProviderRecord } from '../adapters/provider-record.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
-import { ComposedConnectionsToken, composeServices, SessionStoresToken } from './container.js';
+import { ComposedConnectionsToken, ComposedTelemetryToken, composeServices, SessionStoresToken } from './container.js';
+import type { ComposedTelemetry, TelemetryParts } from './telemetry.js';
 import type { ComposedConnections } from './connections.js';
 import { lifecycle } from './lifecycle.js';
 import { createPipeline } from './pipeline.js';
@@ -28,6 +29,8 @@ export interface GatehouseOptions extends Omit<ConfigurationOptions, 'rootDir' |
   governance?: Governance;
   /** Where audit events go; by default one JSON line each (`"audit":true`) on the application log. */
   auditLog?: AuditLog;
+  /** Telemetry readers and span processors of the application's own (another backend; tests' in-memory exporters). */
+  telemetry?: TelemetryParts;
 }
 
 export interface Gatehouse {
@@ -54,8 +57,10 @@ export interface Gatehouse {
   endAllSessions(provider: string, subject: string, by?: 'administrator' | 'system'): Promise<number>;
   /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
   listenOn: { port: number; host: string };
-  /** Connects the stores, then listens. */
+  /** Connects the stores, opens the Prometheus listener if configured, then listens. */
   listen(port: number, host: string): Promise<Server>;
+  /** The Prometheus scrape URL once listening, when `Telemetry:PrometheusPort` asks for one. */
+  metricsUrl(): Promise<string | undefined>;
   /** Readiness 503 at once, keep serving for the drain period, stop accepting, close stores. */
   shutdown(): Promise<void>;
 }
@@ -74,7 +79,9 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const container = await composeServices(configuration, options);
   const { app, endpoints } = createPipeline(container, configuration);
   const stores = container.resolve<SessionStores>(SessionStoresToken);
+  const telemetry = container.resolve<ComposedTelemetry>(ComposedTelemetryToken);
   return {
+    metricsUrl: () => telemetry.listen(),
     app,
     settings: configuration.settings,
     environment: configuration.environment,
@@ -95,6 +102,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
       () =>
         container.resolve<{ connections?: ComposedConnections }>(ComposedConnectionsToken).connections?.watch() ??
         (() => undefined),
+      telemetry,
     ),
   };
 }

@@ -17,12 +17,18 @@ export function lifecycle(
   drainSeconds: number,
   /** Starts watching what can change while the instance runs (the connections folder); returns the stop. */
   watch: () => () => void = () => () => undefined,
+  /** The telemetry's own listener (Prometheus) and exporters: opened before the app listens, flushed after it closed. */
+  telemetry: { listen(): Promise<unknown>; close(): Promise<void> } = {
+    listen: async () => undefined,
+    close: async () => undefined,
+  },
 ): Lifecycle {
   let server: Server | undefined;
   let stopWatching: (() => void) | undefined;
   return {
     listen: async (port, host) => {
       await stores.connect();
+      await telemetry.listen();
       stopWatching ??= watch();
       return new Promise((resolve, reject) => {
         const listening = app.listen(port, host, () => resolve(listening));
@@ -40,6 +46,7 @@ export function lifecycle(
         await closed;
       }
       await stores.close();
+      await telemetry.close();
     },
   };
 }

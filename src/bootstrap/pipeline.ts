@@ -35,6 +35,8 @@ import { connectionIdInPath } from '../domain/connections/connection.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import { PoliciesToken } from '../application/settings-token.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
+import { ComposedTelemetryToken } from './container.js';
+import type { ComposedTelemetry } from './telemetry.js';
 
 /**
  * The third part of composing an instance: the HTTP pipeline. The use cases are resolved
@@ -91,7 +93,16 @@ export function createPipeline(
     }
   }
 
+  const { telemetry, hooks } = container.resolve<ComposedTelemetry>(ComposedTelemetryToken);
   const app = createApp({
+    ...(hooks
+      ? {
+          serverRequests: hooks.serverRequests(
+            settings.Hosting.TrustProxy,
+            endpoints.filter((endpoint) => endpoint.beforeSession).map((endpoint) => endpoint.path),
+          ),
+        }
+      : {}),
     logger: configuration.logger,
     production,
     showStackTraces: environment === 'development',
@@ -144,6 +155,8 @@ export function createPipeline(
           now: () => clock.now(),
         },
         audit,
+        // Counted only when telemetry is on: off, the check does no work for it.
+        hooks ? telemetry : undefined,
       ),
   });
   return { app, endpoints };

@@ -11,6 +11,8 @@ import { applicationPolicies } from './policies.js';
 import type { SettingsProblem } from '../domain/settings/problem.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
 import { resolvePublicOrigin } from './public-origin.js';
+import { applicationIdentity } from './application-identity.js';
+import { telemetryConfiguration, type TelemetryConfiguration } from './telemetry-configuration.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
 export interface ConfigurationOptions {
@@ -42,6 +44,10 @@ export interface ValidatedConfiguration {
   logger: Logger;
   /** Secret values read after start (connection files) are scrubbed from the log too. */
   learnSecrets: (values: readonly string[]) => void;
+  /** Fields every later log line gets from where it is written (telemetry: the active span's ids). */
+  addLogContext: (fields: () => object | undefined) => void;
+  /** The OpenTelemetry configuration, when telemetry is on (`ProjectTemplate:Telemetry` and OTEL_*). */
+  telemetry: TelemetryConfiguration | undefined;
   destination: LogDestination;
   /** The configuration's schema: connection files are typed by it. */
   schema: SettingsSchema;
@@ -110,6 +116,8 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
     listenOn: configuration.listen,
     logger,
     learnSecrets: (values) => logger.learnSecrets(values),
+    addLogContext: (fields) => logger.addContextFields(fields),
+    telemetry: telemetryConfiguration(settings.Telemetry, options.env, () => applicationIdentity(options.rootDir)),
     destination,
     schema,
     logStartupErrors,

@@ -70,6 +70,26 @@ describe('npm run demo (the terminal)', function () {
     }
   });
 
+  it('prints the Prometheus URL of its metrics listener, where the sign-ins started above are counted', async () => {
+    const url = /Metrics in the Prometheus text format: (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(
+      demo.output().stdout,
+    )?.[1];
+    expect(url, demo.output().stdout).to.be.a('string');
+    expect(new URL(url ?? '').port).to.not.equal(new URL(app).port);
+    const text = await (await fetch(url ?? '')).text();
+    const started = text
+      .split('\n')
+      .find(
+        (line) =>
+          line.startsWith('gatehouse_authentication_challenges_total{') &&
+          line.includes('outcome="redirected"') &&
+          line.includes('provider="OpenIdConnect"'),
+      )
+      ?.split(' ')
+      .at(-1);
+    expect(Number(started), text).to.be.at.least(31);
+  });
+
   it('names what your own configuration needs to sign in through its providers, and its OpenID provider knows that client', async () => {
     const { stdout } = demo.output();
     const issuer = /The demo identity provider runs at (http:\/\/[^ ]+) /.exec(stdout)?.[1] ?? expect.fail('no issuer');

@@ -2,7 +2,7 @@ import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../scri
 import { sessionStoreKey } from '../../src/adapters/koa/session/session-token.js';
 import { CookieJar, driveOidcLogin } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
-import { startGatehouse, type RunningGatehouse } from './start-gatehouse.js';
+import { startGatehouse, type RunningGatehouse, type StartOptions } from './start-gatehouse.js';
 
 export const CLIENT_SECRET = 'SENTINEL-oidc-client-secret-5d1e';
 
@@ -44,7 +44,12 @@ export async function startIdentityProvider(
 }
 
 /** Gatehouse with its built-in posture and the OpenID Connect provider configured against `issuer`, listening at `port` (its PublicOrigin). */
-export function startOidcApp(issuer: string, port: number, env: Record<string, string> = {}): Promise<OidcApp> {
+export function startOidcApp(
+  issuer: string,
+  port: number,
+  env: Record<string, string> = {},
+  options: Omit<StartOptions, 'port'> = {},
+): Promise<OidcApp> {
   return startGatehouse(
     {
       ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
@@ -55,7 +60,7 @@ export function startOidcApp(issuer: string, port: number, env: Record<string, s
       ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientSecret: CLIENT_SECRET,
       ...env,
     },
-    { port },
+    { ...options, port },
   );
 }
 

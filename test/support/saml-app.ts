@@ -5,7 +5,7 @@ import type { Gatehouse } from '../../src/bootstrap/gatehouse.js';
 import { CookieJar } from './drive-oidc-login.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startWithConnections } from './connection-app.js';
-import { startGatehouse } from './start-gatehouse.js';
+import { startGatehouse, type StartOptions } from './start-gatehouse.js';
 import { SamlTestIdentityProvider, type AnswerOptions } from './saml-identity-provider.js';
 
 export const SP_ENTITY_ID = 'https://gatehouse.test/saml';
@@ -28,7 +28,11 @@ export interface SamlApp {
 }
 
 /** Gatehouse with Saml2 enabled against `idp`, on a free loopback port (its PublicOrigin). */
-export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<string, string> = {}): Promise<SamlApp> {
+export async function startSamlApp(
+  idp: SamlTestIdentityProvider,
+  env: Record<string, string> = {},
+  options: Omit<StartOptions, 'port'> = {},
+): Promise<SamlApp> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const app = await startGatehouse(
@@ -40,7 +44,7 @@ export async function startSamlApp(idp: SamlTestIdentityProvider, env: Record<st
       ProjectTemplate__Authentication__Providers__Saml2__MetadataUrl: idp.metadataUrl,
       ...env,
     },
-    { port },
+    { ...options, port },
   );
   return { ...app, acsUrl: `${url}/Saml2/Acs` };
 }

@@ -121,6 +121,13 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
     Logging: object({
       Level: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     }),
+    Telemetry: object({
+      Enabled: boolean,
+      Metrics: boolean,
+      Traces: boolean,
+      PrometheusPort: { type: 'integer', minimum: -1, maximum: 65535 },
+      PrometheusHost: string,
+    }),
   });
 }
 

@@ -29,6 +29,8 @@ export interface AppParts {
     /** The authentication middleware: the authenticate step and the providers' callback paths. */
     authentication: Middleware;
   };
+  /** The outermost layer when telemetry is on (the server span and request duration); absent when off. */
+  serverRequests?: Middleware;
   /** The authorization check of one endpoint, from its metadata (none for anonymous ones). */
   authorizeEndpoint: (endpoint: Endpoint) => Middleware | undefined;
 }
@@ -54,6 +56,7 @@ export function createApp(parts: AppParts): Koa {
     routes.register(endpoint.path, [endpoint.method], chain);
   }
 
+  if (parts.serverRequests) app.use(parts.serverRequests);
   app.use(
     frontDoor({
       logger: parts.logger,

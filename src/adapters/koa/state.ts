@@ -14,5 +14,7 @@ declare module 'koa' {
     csrfToken?: string;
     /** What pages call the signed-in user. */
     user?: { name: string };
+    /** The route template of a path no router entry declares (a provider's callback or logout path), for telemetry. */
+    route?: string;
   }
 }

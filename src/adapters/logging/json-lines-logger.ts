@@ -31,32 +31,46 @@ const LEVEL_NUMBERS: Record<LoggingSettings['Level'], number> = {
  * child loggers or transports, and a line built directly costs a fraction of pino's
  * per line on the request path and nothing at start (docs/operations.md, Logging; docs/performance.md).
  */
-export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsLearner {
+export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsLearner & ContextFields {
   const threshold = LEVEL_NUMBERS[options.level];
   const redact = pathRedactor(redactPaths(options.secretKeyPaths));
   const known = new Set(options.secretValues);
   // Built again when the next line is written after new secrets were learned, not once per
   // secret: a start reading a thousand connection files learns a thousand.
   let scrub: ((line: string) => string) | undefined;
+  // Fields of the moment a line is written (the active span's ids), once telemetry is on.
+  let contextFields: (() => object | undefined) | undefined;
   const { destination } = options;
+  const withContext = (fields: object): object => {
+    const extra = contextFields?.();
+    return extra ? { ...fields, ...extra } : fields;
+  };
   const writerAt = (level: number) =>
     level < threshold
       ? () => undefined
       : (fields: object, message: string) =>
           destination.write(
-            (scrub ??= secretScrubber([...known]))(jsonLine(level, redact(withError(fields)), message)),
+            (scrub ??= secretScrubber([...known]))(jsonLine(level, redact(withError(withContext(fields))), message)),
           );
   return {
     debug: writerAt(20),
     info: writerAt(30),
     warn: writerAt(40),
     error: writerAt(50),
+    addContextFields(fields) {
+      contextFields = fields;
+    },
     learnSecrets(values) {
       const before = known.size;
       for (const value of values) known.add(value);
       if (known.size !== before) scrub = undefined;
     },
   };
+}
+
+/** Fields every line gets from where it is written: `trace_id` and `span_id` while a span is active (telemetry). */
+export interface ContextFields {
+  addContextFields(fields: () => object | undefined): void;
 }
 
 /** Secrets read after start (a connection file's client secret) are scrubbed from later lines too. */

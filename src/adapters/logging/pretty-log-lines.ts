@@ -3,6 +3,8 @@ import type { LogDestination } from './buffered-destination.js';
 
 /** The fields of the request log line (middleware/request-log.ts), shown by `requestLine` instead. */
 const REQUEST_FIELDS = ['reqId', 'method', 'url', 'status', 'ms'];
+/** The active span's ids (telemetry): for a log collector to join lines to traces, not for a person reading a terminal. */
+const TRACE_FIELDS = ['trace_id', 'span_id'];
 
 /**
  * Log lines for a person at a terminal: one short coloured line per request
@@ -23,7 +25,7 @@ export async function loadPrettyLogLines(): Promise<(() => LogDestination) | und
     pretty({
       translateTime: 'HH:MM:ss',
       singleLine: true,
-      ignore: ['pid', 'hostname', ...REQUEST_FIELDS].join(','),
+      ignore: ['pid', 'hostname', ...REQUEST_FIELDS, ...TRACE_FIELDS].join(','),
       messageFormat: requestLine,
     });
 }

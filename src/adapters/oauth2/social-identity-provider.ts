@@ -17,6 +17,7 @@ import { correlateState } from './authorization-response.js';
 import type { SocialSettings } from './social-settings.js';
 import type { SocialVendor } from './social-vendor.js';
 import { timeLimitedFetch } from './time-limited-fetch.js';
+import { providerEndpoint } from '../outbound-requests.js';
 
 /**
  * An OAuth 2.0 redirect answer arrives as a GET (RFC 6749 4.1.2); no social vendor here
@@ -77,7 +78,14 @@ export class SocialIdentityProvider implements IdentityProvider {
       client.ClientSecretPost(settings.ClientSecret),
     );
     configuration.timeout = context.timeoutMs / 1000;
-    const fetch = timeLimitedFetch(context.timeoutMs);
+    // A vendor's profile API is its userinfo endpoint, whatever its path.
+    const fetch = timeLimitedFetch(
+      context.timeoutMs,
+      context.outbound && {
+        observe: context.outbound(info.key),
+        endpointOf: (url) => providerEndpoint(url, configuration.serverMetadata(), 'userinfo'),
+      },
+    );
     configuration[client.customFetch] = vendor.adjustFetch ? vendor.adjustFetch(tokenEndpoint)(fetch) : fetch;
     // The startup rules accept a plain-http endpoint only on a loopback host outside
     // production (a local server standing in for the vendor); openid-client refuses it unless told.

@@ -20,6 +20,7 @@ import { AuthorizationCodeFlow } from '../oauth2/authorization-code-flow.js';
 import { correlateState } from '../oauth2/authorization-response.js';
 import { readSessionTokens } from '../oauth2/session-tokens.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
+import { providerEndpoint } from '../outbound-requests.js';
 import type { AdapterContext } from '../provider-record.js';
 import { BackchannelLogout, LOGOUT_TOKEN_LIMIT_BYTES } from './backchannel-logout.js';
 import { clientAuthentication, providerRefusal } from './client-authentication.js';
@@ -263,12 +264,23 @@ export class OidcIdentityProvider implements IdentityProvider {
       : [client.enableNonRepudiationChecks];
     const metadata: Partial<client.ClientMetadata> = { id_token_signed_response_alg: ID_TOKEN_SIGNING_ALG };
     const authentication = await clientAuthentication(settings);
-    return this.#flow.call('metadata', () =>
+    // Until discovery answers, only its own request is known (the well-known document).
+    let discovered: client.Configuration | undefined;
+    const outbound = this.#context.outbound;
+    const fetch = timeLimitedFetch(
+      timeoutMs,
+      outbound && {
+        observe: outbound(this.info.key),
+        endpointOf: (url) => providerEndpoint(url, discovered?.serverMetadata(), 'other'),
+      },
+    );
+    discovered = await this.#flow.call('metadata', () =>
       client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
         timeout: timeoutMs / 1000,
-        [client.customFetch]: timeLimitedFetch(timeoutMs),
+        [client.customFetch]: fetch,
         execute,
       }),
     );
+    return discovered;
   }
 }

@@ -1,3 +1,4 @@
+import type { ObserveRequest } from '../outbound-requests.js';
 import type { IdentityProviderInstance } from 'samlify';
 import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
 import { fetchMetadata } from './metadata-fetch.js';
@@ -24,8 +25,9 @@ export async function loadMetadata(
   timeoutMs: number,
   now: number,
   trust: MetadataTrust,
+  observe?: ObserveRequest,
 ): Promise<LoadedMetadata> {
-  const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes);
+  const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes, observe);
   const metadata = await readMetadata(xml, now, trust);
   const entities = new Map<string, IdentityProviderInstance>();
   try {

@@ -1,20 +1,28 @@
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import type { ObserveRequest } from '../outbound-requests.js';
 import { metadataRefusal } from './saml-refusals.js';
 
 /**
  * Fetches a metadata document: one GET, no redirect followed (the configured URL is the
  * one trusted), the whole exchange, body included, within `timeoutMs`, and at most
- * `maxBytes` (`MetadataMaxBytes`) read. Failures are `idp.timeout`, `idp.unreachable` or
+ * `maxBytes` (`MetadataMaxBytes`) read; `observe` (telemetry) sees the request when on. Failures are `idp.timeout`, `idp.unreachable` or
  * `idp.metadata_invalid`, never the library's error (which may quote the URL).
  */
-export async function fetchMetadata(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
+export async function fetchMetadata(
+  url: string,
+  timeoutMs: number,
+  maxBytes: number,
+  observe?: ObserveRequest,
+): Promise<string> {
   const deadline = AbortSignal.timeout(timeoutMs);
-  try {
-    const response = await fetch(url, {
+  const send = (headers?: Record<string, string>) =>
+    fetch(url, {
       redirect: 'error',
       signal: deadline,
-      headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+      headers: { ...headers, accept: 'application/samlmetadata+xml, application/xml, text/xml' },
     });
+  try {
+    const response = await (observe ? observe('metadata', new URL(url), send) : send());
     if (response.status !== 200) {
       await response.body?.cancel();
       throw new GatehouseError(

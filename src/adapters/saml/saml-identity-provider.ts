@@ -1,3 +1,4 @@
+import type { ObserveRequest } from '../outbound-requests.js';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import type { ServiceProviderInstance } from 'samlify';
 import type { Clock } from '../../application/ports/clock.js';
@@ -69,6 +70,8 @@ export interface SamlProviderOptions {
   acsUrl: string;
   /** Time-out of the metadata fetch. */
   timeoutMs: number;
+  /** Watches the metadata fetch (telemetry); absent when off. */
+  observeRequest?: ObserveRequest;
   /** The shared session store: the logout requests we sent and await an answer to. */
   sessionStore: SessionStore;
   /** The shared replay records: assertion and LogoutRequest IDs are recorded there, so a replay fails on every instance. */
@@ -170,7 +173,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       ];
     }
     this.#metadata = new RefreshingMetadata({
-      load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust),
+      load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust, options.observeRequest),
       clock: options.clock,
       onLoadFailed: (error, retryInMs) => this.#metadataFailed(error, retryInMs),
     });

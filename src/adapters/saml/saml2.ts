@@ -137,6 +137,7 @@ export const saml2 = provider<Saml2Settings>({
       settings,
       acsUrl: new URL(context.info.callbackPath, context.publicOrigin).href,
       timeoutMs: context.timeoutMs,
+      ...(context.outbound ? { observeRequest: context.outbound(context.info.key) } : {}),
       sessionStore: context.sessionStore,
       replayRecords: context.replayRecords,
       logger: context.logger,

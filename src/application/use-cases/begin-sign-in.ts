@@ -8,6 +8,8 @@ import type { IdentityProviders } from '../identity-providers.js';
 import { IdentityProvidersToken } from '../ports/identity-provider.js';
 import { PendingSignInStoreToken, type SessionStore } from '../ports/session-store.js';
 import { SettingsToken } from '../settings-token.js';
+import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
+import { errorCodeOf } from '../error-code.js';
 import { FLOW_LIFETIME_MS, FlowRecords } from '../sign-in/flow-records.js';
 import type { SessionFields } from '../sign-in/session-fields.js';
 import { StepUps } from '../sign-in/step-ups.js';
@@ -52,12 +54,30 @@ export class BeginSignIn {
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
     @inject(AuditLogToken) private readonly audit: AuditLog,
+    @inject(TelemetryToken) private readonly telemetry: Telemetry,
     @inject(StepUps) private readonly stepUps: StepUps,
   ) {
     this.perClient = settings.Session.PendingSignInsPerClient;
   }
 
   async execute(input: BeginSignInInput): Promise<{ redirectUrl: string }> {
+    // Only a registered provider's key is an attribute: the scheme asked for is the visitor's text.
+    let provider = 'unknown';
+    try {
+      const started = await this.challenge(input, (key) => (provider = key));
+      this.telemetry.count('gatehouse.authentication.challenges', { provider, outcome: 'redirected' });
+      return started;
+    } catch (error) {
+      this.telemetry.count('gatehouse.authentication.challenges', {
+        provider,
+        outcome: 'failure',
+        'error.type': errorCodeOf(error),
+      });
+      throw error;
+    }
+  }
+
+  private async challenge(input: BeginSignInInput, found: (key: string) => void): Promise<{ redirectUrl: string }> {
     if (input.scheme === undefined || input.scheme === '') {
       throw new GatehouseError(
         'auth.unknown_provider',
@@ -73,6 +93,7 @@ export class BeginSignIn {
         safe: true,
       });
     }
+    found(provider.info.key);
     // Refused before it counts: a step-up the provider cannot give starts nothing.
     const stepUp =
       input.stepUp === undefined ? undefined : await this.stepUps.prepare(input.stepUp, provider, input.session ?? {});
@@ -101,6 +122,7 @@ export class BeginSignIn {
       if (count === this.perClient + 1) {
         this.audit.record({ type: 'signin.rate_limited', request, provider, code: 'auth.too_many_sign_ins' });
       }
+      this.telemetry.count('gatehouse.rate_limit.refusals', { limit: 'sign_ins_per_client', provider });
       throw new GatehouseError('auth.too_many_sign_ins', 'Too many sign-ins were started from here. Try again later.', {
         safe: true,
         retryAfterMs: resetsInMs,

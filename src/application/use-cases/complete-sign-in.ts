@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
 import { withProvenAuthentication } from '../../domain/authorization/authentication-need.js';
 import { subjectOf } from '../../domain/claims/principal.js';
-import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import { GatehouseError } from '../../domain/errors.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
 import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { randomToken } from '../random-token.js';
@@ -26,6 +26,9 @@ import {
 } from '../../domain/connections/organization-guard.js';
 import type { Principal } from '../../domain/claims/principal.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
+import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
+import { errorCodeOf } from '../error-code.js';
+import { secondsSince } from '../seconds-since.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
@@ -100,6 +103,7 @@ export class CompleteSignIn {
     @inject(AuditLogToken) private readonly audit: AuditLog,
     @inject(SessionIndex) private readonly index: SessionIndex,
     @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
+    @inject(TelemetryToken) private readonly telemetry: Telemetry,
     @inject(StepUps) private readonly stepUps: StepUps,
   ) {
     this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
@@ -112,6 +116,7 @@ export class CompleteSignIn {
     // Named in every event of a connection's sign-in: which organization's provider it was.
     const organization = this.providers.organizationOf(key);
     const named = organization ? { connection: organization.connection, organization: organization.organization } : {};
+    const started = performance.now();
     try {
       const provider = await this.providers.byKey(key);
       if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
@@ -144,10 +149,28 @@ export class CompleteSignIn {
         session: publicId,
         ...(cause ? { cause } : {}),
       });
+      this.telemetry.count('gatehouse.authentication.sign_ins', {
+        provider: key,
+        outcome: 'success',
+        ...(cause ? { cause } : {}),
+      });
+      this.telemetry.duration('gatehouse.authentication.callback.duration', secondsSince(started), {
+        provider: key,
+        outcome: 'success',
+      });
       return { returnUrl };
     } catch (error) {
-      const code = isGatehouseError(error) ? error.code : 'internal_error.unexpected';
+      const code = errorCodeOf(error);
       this.audit.record({ type: 'signin.failed', request, provider: key, ...named, code });
+      this.telemetry.count('gatehouse.authentication.sign_ins', {
+        provider: key,
+        outcome: 'failure',
+        'error.type': code,
+      });
+      this.telemetry.duration('gatehouse.authentication.callback.duration', secondsSince(started), {
+        provider: key,
+        outcome: 'failure',
+      });
       throw error;
     }
   }

@@ -3,6 +3,7 @@ import { subjectOf } from '../../domain/claims/principal.js';
 import type { ProviderKey } from '../../domain/settings/settings.js';
 import { AuditLogToken, type AuditLog, type AuditRequest, type SignOutActor } from '../ports/audit-log.js';
 import { SessionStoreToken, type SessionStore } from '../ports/session-store.js';
+import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
 import { ProviderSessions } from '../sign-in/provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
@@ -45,12 +46,14 @@ export class EndSessions {
     @inject(ProviderSessions) private readonly providerSessions: ProviderSessions,
     @inject(SessionIndex) private readonly index: SessionIndex,
     @inject(AuditLogToken) private readonly audit: AuditLog,
+    @inject(TelemetryToken) private readonly telemetry: Telemetry,
   ) {}
 
   async execute(selector: SessionSelector, reason: EndingReason): Promise<number> {
     if ('session' in selector) {
       const ended = await this.endOne(selector.session);
       if (ended) {
+        this.telemetry.count('gatehouse.authentication.sign_outs', { cause: reason.cause, by: reason.by });
         this.audit.record({
           type: 'signout',
           by: reason.by,
@@ -99,6 +102,7 @@ export class EndSessions {
         await this.index.removeByLogoutKey(provider, logoutKey, handle);
         if (!ended) continue;
         count += 1;
+        this.telemetry.count('gatehouse.authentication.sign_outs', { cause: reason.cause, by: reason.by });
         this.audit.record({
           type: 'signout',
           by: reason.by,

@@ -55,5 +55,6 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       Keys: [],
     },
     Logging: { Level: 'info' },
+    Telemetry: { Enabled: false, Metrics: true, Traces: true, PrometheusPort: -1, PrometheusHost: '127.0.0.1' },
   };
 }

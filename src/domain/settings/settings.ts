@@ -141,6 +141,21 @@ export interface ProjectTemplateSettings {
   Hosting: HostingSettings;
   Session: SessionSettings;
   Logging: LoggingSettings;
+  Telemetry: TelemetrySettings;
+}
+
+/** OpenTelemetry metrics and traces (docs/operations.md, Telemetry); the OTEL_* variables take part too (docs/configuration.md). */
+export interface TelemetrySettings {
+  /** On, even without an OTLP endpoint (the Prometheus listener alone). Off by default. */
+  Enabled: boolean;
+  /** Record and export metrics when telemetry is on. */
+  Metrics: boolean;
+  /** Record and export traces when telemetry is on. */
+  Traces: boolean;
+  /** The port of the Prometheus `/metrics` listener: -1 (default) none, 0 any free port, else that port. Never the application's. */
+  PrometheusPort: number;
+  /** The address the Prometheus listener binds: loopback by default. */
+  PrometheusHost: string;
 }
 
 /** The environment the process runs in, from NODE_ENV. */

@@ -1,3 +1,4 @@
+import { NoTelemetry } from '../../../src/application/ports/telemetry.js';
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
@@ -38,7 +39,16 @@ describe('BeginSignIn and CompleteSignIn', () => {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
     const stepUps = new StepUps(signIns, builtInPolicies(settings.Authorization), clock);
-    begin = new BeginSignIn(new IdentityProviders([provider]), pending, flows, clock, settings, audit, stepUps);
+    begin = new BeginSignIn(
+      new IdentityProviders([provider]),
+      pending,
+      flows,
+      clock,
+      settings,
+      audit,
+      new NoTelemetry(),
+      stepUps,
+    );
     complete = new CompleteSignIn(
       new IdentityProviders([provider]),
       flows,
@@ -51,6 +61,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       audit,
       new SessionIndex(store),
       new EndedProviderSessions(store),
+      new NoTelemetry(),
       stepUps,
     );
   }

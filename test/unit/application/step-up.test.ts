@@ -1,3 +1,4 @@
+import { NoTelemetry } from '../../../src/application/ports/telemetry.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { IdentityProviders } from '../../../src/application/identity-providers.js';
@@ -60,7 +61,7 @@ describe('step-up (BeginSignIn and CompleteSignIn)', () => {
     signIns = new SignInRecords(store, settings);
     const stepUps = new StepUps(signIns, policies, clock);
     const providers = new IdentityProviders([provider]);
-    begin = new BeginSignIn(providers, pending, flows, clock, settings, audit, stepUps);
+    begin = new BeginSignIn(providers, pending, flows, clock, settings, audit, new NoTelemetry(), stepUps);
     complete = new CompleteSignIn(
       providers,
       flows,
@@ -73,6 +74,7 @@ describe('step-up (BeginSignIn and CompleteSignIn)', () => {
       audit,
       new SessionIndex(store),
       new EndedProviderSessions(store),
+      new NoTelemetry(),
       stepUps,
     );
     // Signed in an hour ago with a password.

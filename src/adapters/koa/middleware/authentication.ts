@@ -61,6 +61,8 @@ function handleOwned(
       safe: true,
     });
   }
+  // A registered provider's own path: a route of its own, as bounded as the configuration.
+  ctx.state.route = ctx.path;
   return owned.at === 'callback'
     ? deps.remoteCallbacks.handle(ctx, owned.provider)
     : deps.providerLogouts.handle(ctx, owned);

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { decideEndpointAccess, type AccessContext } from '../../../domain/authorization/decide-access.js';
 import { validateReturnUrl } from '../../../domain/return-url.js';
 import type { AuditLog } from '../../../application/ports/audit-log.js';
+import type { Telemetry } from '../../../application/ports/telemetry.js';
 import { subjectOf } from '../../../domain/claims/principal.js';
 import { auditRequest } from '../audit-request.js';
 import type { Endpoint } from '../endpoint.js';
@@ -31,8 +32,12 @@ export function authorizeEndpoint(
   access: AccessContext,
   options: ChallengeOptions,
   audit: AuditLog,
+  /** Counts each decision (`gatehouse.authorization.attempts`) when telemetry is on; absent, nothing is counted. */
+  telemetry?: Telemetry,
 ): Middleware | undefined {
   if (endpoint.metadata?.kind === 'anonymous') return undefined;
+  // The endpoint's policies, named once: the attribute every decision here carries.
+  const policy = policyLabel(endpoint, access.requireAuthenticatedUserByDefault);
   // Only an endpoint whose policies ask something of the sign-in reads the clock (docs/performance.md).
   const timed = asksForAuthentication(endpoint.metadata, access.policies);
   return async function authorize(ctx, next) {
@@ -40,6 +45,7 @@ export function authorizeEndpoint(
     const routeParameters: Record<string, string> = ctx.params ?? {};
     const resource = timed ? { routeParameters, now: options.now() } : { routeParameters };
     const decision = decideEndpointAccess(endpoint.metadata, ctx.state.principal, access, resource);
+    telemetry?.count('gatehouse.authorization.attempts', { policy, result: RESULTS[decision.outcome] });
     if (decision.outcome === 'allow') return next();
     if (decision.outcome === 'challenge') return challenge(ctx, options);
     const principal = ctx.state.principal;
@@ -64,6 +70,17 @@ export function authorizeEndpoint(
       );
     ctx.redirect('/Account/AccessDenied');
   };
+}
+
+// A step-up (a fresher or stronger sign-in asked for) is a result of its own: an operator tells
+// "asked to prove more" apart from both "not signed in" and "refused".
+const RESULTS = { allow: 'allowed', challenge: 'challenged', forbid: 'denied', step_up: 'step_up' } as const;
+
+/** `default` (authorize() without names), `fallback` (no metadata), or the policy names, in the order declared. */
+function policyLabel(endpoint: Endpoint, requireAuthenticatedUserByDefault: boolean): string {
+  if (endpoint.metadata === undefined) return requireAuthenticatedUserByDefault ? 'fallback' : 'none';
+  if (endpoint.metadata.kind !== 'authorize' || endpoint.metadata.policies.length === 0) return 'default';
+  return [...new Set(endpoint.metadata.policies)].join(',');
 }
 
 function challenge(ctx: Context, options: ChallengeOptions): void {

@@ -1,3 +1,4 @@
+import { NoTelemetry } from '../../../../src/application/ports/telemetry.js';
 import 'reflect-metadata';
 import { expect } from 'chai';
 import { ConnectionAdapters } from '../../../../src/application/connections/connection-adapters.js';
@@ -72,7 +73,7 @@ describe('the sessions of a connection that is gone', () => {
       audit,
       providers,
     );
-    const endSessions = new EndSessions(store, signIns, providerSessions, index, audit);
+    const endSessions = new EndSessions(store, signIns, providerSessions, index, audit, new NoTelemetry());
     new EndRemovedConnections(endSessions, {
       ...quiet,
       error: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`),

@@ -1,0 +1,72 @@
+import {
+  context,
+  defaultTextMapGetter,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type TextMapPropagator,
+} from '@opentelemetry/api';
+import type { Context, Middleware } from 'koa';
+import type { OtelTelemetry } from './otel-telemetry.js';
+
+/** HTTP methods as the semantic conventions name them; any other is `_OTHER` (a client's text is no attribute). */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE']);
+
+/**
+ * The outermost middleware when telemetry is on: one server span per request (made the
+ * active span, so the log lines, audit events, store calls and provider requests below are
+ * its children or carry its ids) and one `http.server.request.duration` measurement. The
+ * route is the template the router matched (`/Account/Sessions/:id`), never the path;
+ * a request no route matched has none. An incoming `traceparent` is followed only when
+ * `Hosting:TrustProxy` says a proxy we trust sits in front: anyone else's would let a
+ * client pick the trace its requests are filed under.
+ */
+export function serverRequests(
+  telemetry: OtelTelemetry,
+  options: {
+    trustProxy: boolean;
+    propagator: TextMapPropagator;
+    /** Paths answered before any router (the probes): each its own route. */
+    fixedRoutes: ReadonlySet<string>;
+  },
+): Middleware {
+  const { tracer } = telemetry;
+  return async function serverRequest(ctx, next) {
+    const started = performance.now();
+    const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
+    const parent = options.trustProxy
+      ? options.propagator.extract(ROOT_CONTEXT, ctx.headers, defaultTextMapGetter)
+      : ROOT_CONTEXT;
+    const span = tracer.startSpan(
+      method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } },
+      parent,
+    );
+    try {
+      // A request the sampler left out keeps no context across its awaits (which costs every
+      // await of the request): nothing under it would be recorded, and its log lines carry no
+      // ids of a trace that is not kept.
+      await (span.isRecording() ? context.with(trace.setSpan(parent, span), next) : next());
+    } finally {
+      const route = routeOf(ctx, options.fixedRoutes);
+      const attributes: Attributes = {
+        'http.request.method': method,
+        'http.response.status_code': ctx.status,
+        ...(route === undefined ? {} : { 'http.route': route }),
+      };
+      span.setAttributes(attributes);
+      if (route !== undefined) span.updateName(`${method} ${route}`);
+      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      telemetry.adapterDuration('http.server.request.duration', (performance.now() - started) / 1000, attributes);
+    }
+  };
+}
+
+function routeOf(ctx: Context, fixedRoutes: ReadonlySet<string>): string | undefined {
+  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  if (typeof matched === 'string') return matched;
+  return ctx.state.route ?? (fixedRoutes.has(ctx.path) ? ctx.path : undefined);
+}

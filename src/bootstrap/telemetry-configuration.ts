@@ -1,0 +1,78 @@
+import type { TelemetrySettings } from '../domain/settings/settings.js';
+
+/** What telemetry an instance runs, from `ProjectTemplate:Telemetry` and the standard OTEL_* variables. */
+export interface TelemetryConfiguration {
+  metrics: boolean;
+  traces: boolean;
+  serviceName: string;
+  serviceVersion: string;
+  /** OTLP/HTTP destinations of each signal, when one is configured. */
+  otlpTracesUrl?: string;
+  otlpMetricsUrl?: string;
+  /** How often metrics are pushed to the OTLP endpoint (OTEL_METRIC_EXPORT_INTERVAL, 60 s by default). */
+  metricExportIntervalMs: number;
+  /** How long one export may take, retries included (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default). */
+  exportTimeoutMs: number;
+  /** OTEL_TRACES_SAMPLER and its argument: `parentbased_always_on` by default. */
+  sampler: string;
+  samplerRatio: number;
+  prometheus?: { port: number; host: string };
+}
+
+const SAMPLERS = new Set([
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+]);
+
+/**
+ * Whether telemetry runs, and how. The precedence (docs/configuration.md, Telemetry):
+ * `OTEL_SDK_DISABLED=true` turns everything off, whatever else is set; otherwise telemetry
+ * is on when `Telemetry:Enabled` is true or an OTLP endpoint variable is set. `Metrics` and
+ * `Traces` choose the signals; `OTEL_METRICS_EXPORTER=none` / `OTEL_TRACES_EXPORTER=none`
+ * stop a signal's OTLP export only. Undefined: off, and nothing of the SDK is loaded.
+ */
+export function telemetryConfiguration(
+  settings: TelemetrySettings,
+  env: Record<string, string | undefined>,
+  /** The package's name and version (read only when telemetry is on). */
+  application: () => { name: string; version: string },
+): TelemetryConfiguration | undefined {
+  const variable = (name: string) => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  if (variable('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined;
+  const base = variable('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const signalUrl = (signal: 'traces' | 'metrics') =>
+    variable(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`) ??
+    (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/${signal}`);
+  const tracesUrl = signalUrl('traces');
+  const metricsUrl = signalUrl('metrics');
+  if (!settings.Enabled && tracesUrl === undefined && metricsUrl === undefined) return undefined;
+  const exported = (signal: 'TRACES' | 'METRICS') => variable(`OTEL_${signal}_EXPORTER`)?.toLowerCase() !== 'none';
+  const sampler = variable('OTEL_TRACES_SAMPLER')?.toLowerCase() ?? 'parentbased_always_on';
+  const ratio = Number(variable('OTEL_TRACES_SAMPLER_ARG') ?? 1);
+  const interval = Number(variable('OTEL_METRIC_EXPORT_INTERVAL') ?? 60_000);
+  const timeout = Number(variable('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10_000);
+  const { name, version } = application();
+  return {
+    serviceVersion: version,
+    metrics: settings.Metrics,
+    traces: settings.Traces,
+    serviceName: variable('OTEL_SERVICE_NAME') ?? name,
+    ...(settings.Traces && tracesUrl !== undefined && exported('TRACES') ? { otlpTracesUrl: tracesUrl } : {}),
+    ...(settings.Metrics && metricsUrl !== undefined && exported('METRICS') ? { otlpMetricsUrl: metricsUrl } : {}),
+    metricExportIntervalMs: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
+    exportTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000,
+    // An unknown sampler name is the default, as the OpenTelemetry SDKs treat it.
+    sampler: SAMPLERS.has(sampler) ? sampler : 'parentbased_always_on',
+    samplerRatio: Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1,
+    ...(settings.Metrics && settings.PrometheusPort >= 0
+      ? { prometheus: { port: settings.PrometheusPort, host: settings.PrometheusHost } }
+      : {}),
+  };
+}

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { telemetryConfiguration } from '../../../src/bootstrap/telemetry-configuration.js';
+import type { TelemetrySettings } from '../../../src/domain/settings/settings.js';
+
+const defaults: TelemetrySettings = {
+  Enabled: false,
+  Metrics: true,
+  Traces: true,
+  PrometheusPort: -1,
+  PrometheusHost: '127.0.0.1',
+};
+const application = () => ({ name: 'gatehouse', version: '0.1.0' });
+const configured = (settings: Partial<TelemetrySettings>, env: Record<string, string> = {}) =>
+  telemetryConfiguration({ ...defaults, ...settings }, env, application);
+
+describe('telemetryConfiguration: the precedence of ProjectTemplate:Telemetry and OTEL_*', () => {
+  it('is off by default, and then reads nothing of the package', () => {
+    let read = false;
+    const off = telemetryConfiguration(defaults, {}, () => {
+      read = true;
+      return application();
+    });
+    expect(off).to.equal(undefined);
+    expect(read).to.equal(false);
+  });
+
+  it('is on with Enabled, without an OTLP destination', () => {
+    const on = configured({ Enabled: true });
+    expect(on).to.include({ metrics: true, traces: true, serviceName: 'gatehouse', serviceVersion: '0.1.0' });
+    expect(on?.otlpTracesUrl).to.equal(undefined);
+    expect(on?.otlpMetricsUrl).to.equal(undefined);
+  });
+
+  it('is on with OTEL_EXPORTER_OTLP_ENDPOINT alone, each signal at its /v1 path', () => {
+    const on = configured({}, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' });
+    expect(on?.otlpTracesUrl).to.equal('http://collector:4318/v1/traces');
+    expect(on?.otlpMetricsUrl).to.equal('http://collector:4318/v1/metrics');
+  });
+
+  it("takes a signal's own endpoint as given, before the base", () => {
+    const on = configured(
+      {},
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://base:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces/x' },
+    );
+    expect(on?.otlpTracesUrl).to.equal('http://traces/x');
+    expect(on?.otlpMetricsUrl).to.equal('http://base:4318/v1/metrics');
+  });
+
+  it('is off with OTEL_SDK_DISABLED=true, whatever else says on', () => {
+    expect(
+      configured(
+        { Enabled: true, PrometheusPort: 9464 },
+        { OTEL_SDK_DISABLED: 'TRUE', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
+      ),
+    ).to.equal(undefined);
+    expect(configured({ Enabled: true }, { OTEL_SDK_DISABLED: 'false' })).to.not.equal(undefined);
+  });
+
+  it('drops a signal switched off in settings, or its OTLP export with OTEL_<SIGNAL>_EXPORTER=none', () => {
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(configured({ Traces: false }, base))
+      .to.include({ traces: false })
+      .and.not.have.property('otlpTracesUrl');
+    const noMetricsExport = configured({ PrometheusPort: 0 }, { ...base, OTEL_METRICS_EXPORTER: 'none' });
+    expect(noMetricsExport).to.not.have.property('otlpMetricsUrl');
+    expect(noMetricsExport?.prometheus).to.deep.equal({ port: 0, host: '127.0.0.1' });
+    expect(configured({ Enabled: true, Metrics: false, PrometheusPort: 0 })).to.not.have.property('prometheus');
+  });
+
+  it('opens Prometheus only from port 0 up (-1 is none)', () => {
+    expect(configured({ Enabled: true })).to.not.have.property('prometheus');
+    expect(configured({ Enabled: true, PrometheusPort: 9464, PrometheusHost: '0.0.0.0' })?.prometheus).to.deep.equal({
+      port: 9464,
+      host: '0.0.0.0',
+    });
+  });
+
+  it('reads the service name, sampler, ratio, interval and time-out, falling back on values it cannot use', () => {
+    const on = configured(
+      { Enabled: true },
+      {
+        OTEL_SERVICE_NAME: 'shop-web',
+        OTEL_TRACES_SAMPLER: 'ParentBased_TraceIdRatio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+        OTEL_METRIC_EXPORT_INTERVAL: '5000',
+        OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+      },
+    );
+    expect(on).to.include({
+      serviceName: 'shop-web',
+      sampler: 'parentbased_traceidratio',
+      samplerRatio: 0.25,
+      metricExportIntervalMs: 5000,
+      exportTimeoutMs: 2000,
+    });
+    const odd = configured(
+      { Enabled: true },
+      { OTEL_TRACES_SAMPLER: 'jaeger_remote', OTEL_TRACES_SAMPLER_ARG: '7', OTEL_METRIC_EXPORT_INTERVAL: '-1' },
+    );
+    expect(odd).to.include({ sampler: 'parentbased_always_on', samplerRatio: 1, metricExportIntervalMs: 60_000 });
+  });
+});
