@@ -57,6 +57,9 @@ export function compareWithBaseline(
       return { key, baseline: before, now: after, change: undefined, failed: true, reason: 'no baseline' };
     if (after === undefined)
       return { key, baseline: before, now: after, change: undefined, failed: true, reason: 'not counted' };
+    // A count no request could have (none, negative, not a whole number) is a broken count, not a gain.
+    if (!Number.isSafeInteger(after) || after <= 0)
+      return { key, baseline: before, now: after, change: undefined, failed: true, reason: 'not a count' };
     const change = (after - before) / before;
     return change > allowed
       ? { key, baseline: before, now: after, change, failed: true, reason: `grew more than ${percent(allowed)}` }

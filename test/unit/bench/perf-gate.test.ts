@@ -5,6 +5,7 @@ import {
   gateOutcome,
   type PerfBaseline,
 } from '../../../scripts/bench/perf-gate-compare.js';
+import { requestInstructions } from '../../../scripts/bench/callgrind.js';
 
 const baseline: PerfBaseline = {
   commit: 'abc1234',
@@ -53,5 +54,23 @@ describe('bench: the performance gate against its baseline', () => {
     const outcome = gateOutcome(baseline, baseline.rows, 'v24.11.1');
     expect(outcome.exitCode).to.equal(1);
     expect(outcome.text).to.include('counted on Node.js v20.20.2, this is v24.11.1');
+  });
+});
+
+describe('bench: a count the gate cannot use', () => {
+  it('fails a row whose count is negative or not a whole number, rather than calling it a gain', () => {
+    for (const broken of [-9_223_372_036_271_754, 0, Number.NaN, 1.5e20]) {
+      const outcome = gateOutcome(baseline, { memory: broken, challenge: 400_000, 'saml-acs': 20_000_000 }, 'v20.20.2');
+      expect(outcome.exitCode, String(broken)).to.equal(1);
+      expect(outcome.text).to.include('FAIL: not a count');
+    }
+  });
+
+  it('keeps no window whose compiler count is not part of its total (callgrind_annotate printed a wrapped one)', () => {
+    expect(requestInstructions(1_000_000, 200_000, 4)).to.equal(200_000);
+    expect(requestInstructions(1_000_000, 0, 4)).to.equal(250_000);
+    expect(requestInstructions(1_000_000, 9_223_372_037_271_754, 4)).to.equal(undefined);
+    expect(requestInstructions(1_000_000, 1_000_000, 4)).to.equal(undefined);
+    expect(requestInstructions(1_000_000, -1, 4)).to.equal(undefined);
   });
 });
