@@ -92,11 +92,15 @@ async function main(): Promise<void> {
 /**
  * The rows counted side by side, each its own valgrind: on two cores the three take about
  * as long as the slowest alone, and a count does not depend on what else the machine runs.
- * A row that reads more than the allowance over its `limitOf` (the baseline) is counted once
- * more in a fresh process and keeps the lower count (a new baseline always is): now and then a whole process runs
- * in a costlier state V8 settled into (seen once in a dozen counts of the memory row,
- * 20% over), which a second process does not repeat; a real cost shows in both.
+ * A row that reads more than the allowance over its `limitOf` (the baseline) is counted
+ * again in fresh processes, up to PROCESSES_OVER_LIMIT in all, and keeps the lowest count
+ * (a new baseline is counted that many times): now and then a whole process runs in a costlier state V8
+ * settled into (seen once in a dozen counts of the memory row, 20% over; since the
+ * telemetry merge two processes of one build differ by up to 5% on the HTTP rows), which
+ * the next process does not repeat; a real cost shows in every one.
  */
+const PROCESSES_OVER_LIMIT = 3;
+
 async function countRows(
   only: string[] | undefined,
   limitOf: (key: string) => number | undefined,
@@ -132,13 +136,16 @@ async function countRows(
     // Settled, not all: a row that fails must not leave the others' valgrinds running.
     const settled = await Promise.allSettled(
       rows.map(async ({ key, count }): Promise<[string, number]> => {
-        const first = await counted(key, count);
+        let fewest = await counted(key, count);
         const limit = limitOf(key);
-        if (limit === undefined || first <= limit * (1 + ALLOWED_GROWTH)) return [key, first];
-        console.log(
-          `callgrind: ${key}: counted again in a fresh process (${limit === 0 ? 'a baseline' : 'over the baseline'})`,
-        );
-        return [key, Math.min(first, await counted(key, count))];
+        for (let processes = 1; processes < PROCESSES_OVER_LIMIT; processes++) {
+          if (limit === undefined || fewest <= limit * (1 + ALLOWED_GROWTH)) break;
+          console.log(
+            `callgrind: ${key}: counted again in a fresh process (${limit === 0 ? 'a baseline' : 'over the baseline'})`,
+          );
+          fewest = Math.min(fewest, await counted(key, count));
+        }
+        return [key, fewest];
       }),
     );
     const failed = settled.find((result) => result.status === 'rejected');
