@@ -1,21 +1,12 @@
+import type { TelemetryExport } from '../adapters/telemetry/start-open-telemetry.js';
 import type { TelemetrySettings } from '../domain/settings/settings.js';
 
-/** What telemetry an instance runs, from `ProjectTemplate:Telemetry` and the standard OTEL_* variables. */
-export interface TelemetryConfiguration {
-  metrics: boolean;
-  traces: boolean;
-  serviceName: string;
-  serviceVersion: string;
-  /** OTLP/HTTP destinations of each signal, when one is configured. */
-  otlpTracesUrl?: string;
-  otlpMetricsUrl?: string;
-  /** How often metrics are pushed to the OTLP endpoint (OTEL_METRIC_EXPORT_INTERVAL, 60 s by default). */
-  metricExportIntervalMs: number;
-  /** How long one export may take, retries included (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default). */
-  exportTimeoutMs: number;
-  /** OTEL_TRACES_SAMPLER and its argument: `parentbased_always_on` by default. */
-  sampler: string;
-  samplerRatio: number;
+/**
+ * What telemetry an instance runs, from `ProjectTemplate:Telemetry` and the standard OTEL_*
+ * variables: the export, and the Prometheus listener when one is configured. (A type-only
+ * import: the SDK the adapter module loads stays out of a start with telemetry off.)
+ */
+export interface TelemetryConfiguration extends TelemetryExport {
   prometheus?: { port: number; host: string };
 }
 

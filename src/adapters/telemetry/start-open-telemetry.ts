@@ -22,18 +22,25 @@ import type { Logger } from '../../application/ports/logger.js';
 import { OtelTelemetry } from './otel-telemetry.js';
 import { reportedOnce } from './reported-once.js';
 
-export interface OpenTelemetryOptions {
-  serviceName: string;
-  serviceVersion: string;
+/** What the configuration decides of the export (src/bootstrap/telemetry-configuration.ts reads it). */
+export interface TelemetryExport {
   metrics: boolean;
   traces: boolean;
+  serviceName: string;
+  serviceVersion: string;
+  /** OTLP/HTTP destinations of each signal, when one is configured. */
   otlpTracesUrl?: string;
   otlpMetricsUrl?: string;
+  /** How often metrics are pushed to the OTLP endpoint (OTEL_METRIC_EXPORT_INTERVAL, 60 s by default). */
   metricExportIntervalMs: number;
-  /** How long one export may take, retries included. */
+  /** How long one export may take, retries included (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default). */
   exportTimeoutMs: number;
+  /** OTEL_TRACES_SAMPLER and its argument: `parentbased_always_on` by default. */
   sampler: string;
   samplerRatio: number;
+}
+
+export interface OpenTelemetryOptions extends TelemetryExport {
   /** Serve the metrics in the Prometheus text format (the listener is the caller's). */
   prometheus: boolean;
   logger: Logger;
