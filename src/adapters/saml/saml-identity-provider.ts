@@ -1,7 +1,7 @@
-import type { ObserveRequest } from '../outbound-requests.js';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import type { ServiceProviderInstance } from 'samlify';
 import type { Clock } from '../../application/ports/clock.js';
+import type { ObserveRequest } from '../outbound-requests.js';
 import type { HealthCheck } from '../../application/ports/health-check.js';
 import type {
   CallbackDocument,
@@ -370,8 +370,7 @@ export class SamlIdentityProvider implements IdentityProvider {
 
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    const authentication = provenByAssertion(signed.assertion, claims, this.#options.authnContextMethods);
-    return kept ? { claims, authentication, ...kept } : { claims, authentication };
+    return this.#identity(signed.assertion, claims, kept);
   }
 
   /**
@@ -403,7 +402,16 @@ export class SamlIdentityProvider implements IdentityProvider {
     // The decrypted assertion names the sign-in for logout as a plain one does.
     const kept = this.#keptForLogout(signed.assertion, metadata);
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    const authentication = provenByAssertion(signed.assertion, claims, this.#options.authnContextMethods);
+    return this.#identity(signed.assertion, claims, kept);
+  }
+
+  /** The accepted assertion's identity: its claims, what its AuthnStatement proves, and what a logout will need. */
+  #identity(
+    assertion: Element,
+    claims: Readonly<Record<string, readonly string[]>>,
+    kept: ReturnType<typeof signedInForLogout> | undefined,
+  ) {
+    const authentication = provenByAssertion(assertion, claims, this.#options.authnContextMethods);
     return kept ? { claims, authentication, ...kept } : { claims, authentication };
   }
 

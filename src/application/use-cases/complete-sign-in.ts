@@ -28,7 +28,6 @@ import type { Principal } from '../../domain/claims/principal.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
 import { errorCodeOf } from '../error-code.js';
-import { secondsSince } from '../seconds-since.js';
 import { ProviderDefinitionsToken, SettingsToken } from '../settings-token.js';
 import { FLOW_LIFETIME_MS, FlowRecords, type Flow } from '../sign-in/flow-records.js';
 import { ProviderSessions, providerSessionFields } from '../sign-in/provider-sessions.js';
@@ -36,6 +35,7 @@ import type { BrowserSession } from '../sign-in/session-fields.js';
 import { EndedProviderSessions } from '../sign-in/ended-provider-sessions.js';
 import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
+import { recordSignIn } from '../sign-in/sign-in-metrics.js';
 import { StepUps, type FlowStepUp } from '../sign-in/step-ups.js';
 
 export interface CompleteSignInInput {
@@ -149,28 +149,12 @@ export class CompleteSignIn {
         session: publicId,
         ...(cause ? { cause } : {}),
       });
-      this.telemetry.count('gatehouse.authentication.sign_ins', {
-        provider: key,
-        outcome: 'success',
-        ...(cause ? { cause } : {}),
-      });
-      this.telemetry.duration('gatehouse.authentication.callback.duration', secondsSince(started), {
-        provider: key,
-        outcome: 'success',
-      });
+      recordSignIn(this.telemetry, key, started, { outcome: 'success', ...(cause ? { cause } : {}) });
       return { returnUrl };
     } catch (error) {
       const code = errorCodeOf(error);
       this.audit.record({ type: 'signin.failed', request, provider: key, ...named, code });
-      this.telemetry.count('gatehouse.authentication.sign_ins', {
-        provider: key,
-        outcome: 'failure',
-        'error.type': code,
-      });
-      this.telemetry.duration('gatehouse.authentication.callback.duration', secondsSince(started), {
-        provider: key,
-        outcome: 'failure',
-      });
+      recordSignIn(this.telemetry, key, started, { outcome: 'failure', code });
       throw error;
     }
   }
