@@ -51,4 +51,6 @@ export const ALLOWED_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([
   'url.scheme',
   'server.address',
   'server.port',
+  // The one set a counter folds further sets into past its cardinality limit (cumulative-counter.ts).
+  'otel.metric.overflow',
 ]);

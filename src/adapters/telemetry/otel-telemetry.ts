@@ -4,7 +4,6 @@ import {
   SpanStatusCode,
   trace,
   type Attributes,
-  type Counter,
   type Histogram,
   type Meter,
   type Span,
@@ -17,6 +16,7 @@ import type {
   DurationName,
   Telemetry,
 } from '../../application/ports/telemetry.js';
+import { CumulativeCounter } from './cumulative-counter.js';
 import { COUNTERS, DURATION_BUCKETS, DURATIONS, type AdapterDurationName } from './instruments.js';
 
 /**
@@ -27,7 +27,7 @@ import { COUNTERS, DURATION_BUCKETS, DURATIONS, type AdapterDurationName } from 
  * tracer: then recording costs a call that does nothing.
  */
 export class OtelTelemetry implements Telemetry {
-  readonly #counters: ReadonlyMap<string, Counter>;
+  readonly #counters: ReadonlyMap<string, CumulativeCounter>;
   readonly #durations: ReadonlyMap<string, Histogram>;
 
   constructor(
@@ -35,7 +35,7 @@ export class OtelTelemetry implements Telemetry {
     readonly tracer: Tracer,
   ) {
     this.#counters = new Map(
-      Object.entries(COUNTERS).map(([name, description]) => [name, meter.createCounter(name, { description })]),
+      Object.entries(COUNTERS).map(([name, description]) => [name, new CumulativeCounter(meter, name, description)]),
     );
     this.#durations = new Map(
       Object.entries(DURATIONS).map(([name, description]) => [
@@ -46,7 +46,7 @@ export class OtelTelemetry implements Telemetry {
   }
 
   count<Name extends CounterName>(name: Name, attributes: CounterAttributes[Name]): void {
-    this.#counters.get(name)?.add(1, attributes);
+    this.#counters.get(name)?.add(attributes);
   }
 
   duration<Name extends DurationName>(name: Name, seconds: number, attributes: DurationAttributes[Name]): void {
