@@ -45,7 +45,7 @@ export interface ValidatedConfiguration {
   /** Secret values read after start (connection files) are scrubbed from the log too. */
   learnSecrets: (values: readonly string[]) => void;
   /** Fields every later log line gets from where it is written (telemetry: the active span's ids). */
-  addLogContext: (fields: () => object | undefined) => void;
+  addLogContext: (fields: () => string) => void;
   /** The OpenTelemetry configuration, when telemetry is on (`ProjectTemplate:Telemetry` and OTEL_*). */
   telemetry: TelemetryConfiguration | undefined;
   destination: LogDestination;

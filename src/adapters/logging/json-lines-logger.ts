@@ -38,19 +38,18 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsL
   // Built again when the next line is written after new secrets were learned, not once per
   // secret: a start reading a thousand connection files learns a thousand.
   let scrub: ((line: string) => string) | undefined;
-  // Fields of the moment a line is written (the active span's ids), once telemetry is on.
-  let contextFields: (() => object | undefined) | undefined;
+  // Fields of the moment a line is written (the active span's ids), once telemetry is on:
+  // a ready JSON fragment of hexadecimal ids, so that no line copies or redacts its fields for them.
+  let contextFields: (() => string) | undefined;
   const { destination } = options;
-  const withContext = (fields: object): object => {
-    const extra = contextFields?.();
-    return extra ? { ...fields, ...extra } : fields;
-  };
   const writerAt = (level: number) =>
     level < threshold
       ? () => undefined
       : (fields: object, message: string) =>
           destination.write(
-            (scrub ??= secretScrubber([...known]))(jsonLine(level, redact(withError(withContext(fields))), message)),
+            (scrub ??= secretScrubber([...known]))(
+              jsonLine(level, redact(withError(fields)), message, contextFields?.() ?? ''),
+            ),
           );
   return {
     debug: writerAt(20),
@@ -68,9 +67,13 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsL
   };
 }
 
-/** Fields every line gets from where it is written: `trace_id` and `span_id` while a span is active (telemetry). */
+/**
+ * Fields every line gets from where it is written: `trace_id` and `span_id` while a span is
+ * active (telemetry), as a JSON fragment of members each followed by a comma
+ * (`"trace_id":"…","span_id":"…",`), or an empty string.
+ */
 export interface ContextFields {
-  addContextFields(fields: () => object | undefined): void;
+  addContextFields(fields: () => string): void;
 }
 
 /** Secrets read after start (a connection file's client secret) are scrubbed from later lines too. */
@@ -78,7 +81,7 @@ export interface SecretsLearner {
   learnSecrets(values: readonly string[]): void;
 }
 
-function jsonLine(level: number, fields: object, message: string): string {
+function jsonLine(level: number, fields: object, message: string, context: string): string {
   let body: string;
   try {
     body = JSON.stringify(fields);
@@ -87,7 +90,7 @@ function jsonLine(level: number, fields: object, message: string): string {
     body = '{"logFields":"not serializable as JSON"}';
   }
   const fieldsText = body.length > 2 ? `${body.slice(1, -1)},` : '';
-  return `{"level":${level},"time":${Date.now()},${fieldsText}"msg":${JSON.stringify(message)}}\n`;
+  return `{"level":${level},"time":${Date.now()},${fieldsText}${context}"msg":${JSON.stringify(message)}}\n`;
 }
 
 /** `err` as name, message, code and stack only. */

@@ -33,6 +33,8 @@ export class OtelTelemetry implements Telemetry {
   constructor(
     readonly meter: Meter,
     readonly tracer: Tracer,
+    /** Whether spans are recorded at all (`Traces`): when not, nothing opens one or reads the active context. */
+    readonly tracing = true,
   ) {
     this.#counters = new Map(
       Object.entries(COUNTERS).map(([name, description]) => [name, new CumulativeCounter(meter, name, description)]),
@@ -73,12 +75,15 @@ export class OtelTelemetry implements Telemetry {
     outcomeOf: (result: T) => 'success' | 'failure' = () => 'success',
   ): Promise<T> {
     const started = performance.now();
-    const parent = context.active();
-    const active = trace.getSpan(parent)?.isRecording()
-      ? this.tracer.startSpan(span.name, { kind: span.kind, attributes: span.attributes }, parent)
-      : undefined;
+    const parent = this.tracing ? context.active() : undefined;
+    const active =
+      parent && trace.getSpan(parent)?.isRecording()
+        ? this.tracer.startSpan(span.name, { kind: span.kind, attributes: span.attributes }, parent)
+        : undefined;
     try {
-      const result = await (active ? context.with(trace.setSpan(parent, active), () => work(active)) : work(undefined));
+      const result = await (active && parent
+        ? context.with(trace.setSpan(parent, active), () => work(active))
+        : work(undefined));
       const outcome = outcomeOf(result);
       if (outcome === 'failure') active?.setStatus({ code: SpanStatusCode.ERROR });
       this.adapterDuration(histogram, (performance.now() - started) / 1000, { ...span.attributes, outcome });

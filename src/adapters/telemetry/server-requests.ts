@@ -33,6 +33,7 @@ export function serverRequests(
   },
 ): Middleware {
   const { tracer } = telemetry;
+  if (!telemetry.tracing) return requestDurations(telemetry, options.fixedRoutes);
   return async function serverRequest(ctx, next) {
     const started = performance.now();
     const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
@@ -51,11 +52,7 @@ export function serverRequests(
       await (span.isRecording() ? context.with(trace.setSpan(parent, span), next) : next());
     } finally {
       const route = routeOf(ctx, options.fixedRoutes);
-      const attributes: Attributes = {
-        'http.request.method': method,
-        'http.response.status_code': ctx.status,
-        ...(route === undefined ? {} : { 'http.route': route }),
-      };
+      const attributes = requestAttributes(method, ctx.status, route);
       span.setAttributes(attributes);
       if (route !== undefined) span.updateName(`${method} ${route}`);
       if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -63,6 +60,27 @@ export function serverRequests(
       telemetry.adapterDuration('http.server.request.duration', (performance.now() - started) / 1000, attributes);
     }
   };
+}
+
+/** Traces off: the request's duration alone, with no span to start or context to read. */
+function requestDurations(telemetry: OtelTelemetry, fixedRoutes: ReadonlySet<string>): Middleware {
+  return async function requestDuration(ctx, next) {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
+      const attributes = requestAttributes(method, ctx.status, routeOf(ctx, fixedRoutes));
+      telemetry.adapterDuration('http.server.request.duration', (performance.now() - started) / 1000, attributes);
+    }
+  };
+}
+
+/** The semantic conventions' attributes of a request: a request no route matched has no `http.route`. */
+function requestAttributes(method: string, status: number, route: string | undefined): Attributes {
+  return route === undefined
+    ? { 'http.request.method': method, 'http.response.status_code': status }
+    : { 'http.request.method': method, 'http.response.status_code': status, 'http.route': route };
 }
 
 function routeOf(ctx: Context, fixedRoutes: ReadonlySet<string>): string | undefined {

@@ -69,21 +69,24 @@ export const SHUTDOWN_FLUSH_MS = 1_000;
  * telemetry is on: an instance with it off loads none of it. The SDK's packages are
  * CommonJS: imported statically here, the bundle gives them their named exports. The
  * meter and tracer providers are this instance's own (no global provider is registered,
- * so two instances in one process keep their numbers apart); the one global is the
- * async-local-storage context manager, which makes a span active across awaits.
+ * so two instances in one process keep their numbers apart); the one global, when traces
+ * are on, is the async-local-storage context manager, which makes a span active across awaits.
  */
 export async function startOpenTelemetry(options: OpenTelemetryOptions): Promise<OpenTelemetry> {
   const resource = resourceFromAttributes({
     'service.name': options.serviceName,
     'service.version': options.serviceVersion,
   });
-  // Registered once per process; a second instance (tests) finds it there.
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  // Registered once per process (a second instance, in tests, finds it there), and only when
+  // spans are recorded: keeping a context across awaits costs every await of every request
+  // on Node 20 and 22 (docs/performance.md, Telemetry), and metrics need none.
+  if (options.traces) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const meters = options.metrics ? meterProvider(options, resource) : undefined;
   const tracers = options.traces ? tracerProvider(options, resource) : undefined;
   const telemetry = new OtelTelemetry(
     meters?.provider.getMeter('gatehouse') ?? metrics.getMeterProvider().getMeter('gatehouse'),
     tracers?.getTracer('gatehouse') ?? trace.getTracerProvider().getTracer('gatehouse'),
+    options.traces,
   );
   return {
     telemetry,
