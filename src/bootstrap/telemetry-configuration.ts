@@ -49,6 +49,11 @@ export function telemetryConfiguration(
   const ratio = Number(variable('OTEL_TRACES_SAMPLER_ARG') ?? 1);
   const interval = Number(variable('OTEL_METRIC_EXPORT_INTERVAL') ?? 60_000);
   const timeout = Number(variable('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10_000);
+  const whole = (name: string, fallback: number) => {
+    const value = Number(variable(name) ?? fallback);
+    return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+  };
+  const maxQueueSize = whole('OTEL_BSP_MAX_QUEUE_SIZE', 2_048);
   const { name, version } = application();
   return {
     serviceVersion: version,
@@ -59,6 +64,14 @@ export function telemetryConfiguration(
     ...(settings.Metrics && metricsUrl !== undefined && exported('METRICS') ? { otlpMetricsUrl: metricsUrl } : {}),
     metricExportIntervalMs: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
     exportTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000,
+    spanBatches: {
+      scheduledDelayMs: whole('OTEL_BSP_SCHEDULE_DELAY', 5_000),
+      maxQueueSize,
+      // A batch larger than the queue could never fill: the specification's rule, as the SDK applies it.
+      maxExportBatchSize: Math.min(whole('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512), maxQueueSize),
+      exportTimeoutMs: whole('OTEL_BSP_EXPORT_TIMEOUT', 30_000),
+    },
+    resourceAttributes: resourceAttributes(variable('OTEL_RESOURCE_ATTRIBUTES')),
     // An unknown sampler name is the default, as the OpenTelemetry SDKs treat it.
     sampler: SAMPLERS.has(sampler) ? sampler : 'parentbased_always_on',
     samplerRatio: Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1,
@@ -66,4 +79,26 @@ export function telemetryConfiguration(
       ? { prometheus: { port: settings.PrometheusPort, host: settings.PrometheusHost } }
       : {}),
   };
+}
+
+/**
+ * `OTEL_RESOURCE_ATTRIBUTES`: `key=value` pairs separated by commas, values percent-encoded
+ * (the specification's format). A pair without `=` or with a key or value that does not
+ * decode is left out, as the SDKs do, rather than failing the start; `service.name` and
+ * `service.version` are the ones `OTEL_SERVICE_NAME` and the package give.
+ */
+export function resourceAttributes(text: string | undefined): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const pair of text?.split(',') ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    try {
+      const key = decodeURIComponent(pair.slice(0, at).trim());
+      const value = decodeURIComponent(pair.slice(at + 1).trim());
+      if (key !== '' && key !== 'service.name' && key !== 'service.version') attributes[key] = value;
+    } catch {
+      // A malformed percent-encoding: that pair is left out.
+    }
+  }
+  return attributes;
 }

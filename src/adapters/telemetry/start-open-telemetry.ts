@@ -35,6 +35,10 @@ export interface TelemetryExport {
   metricExportIntervalMs: number;
   /** How long one export may take, retries included (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default). */
   exportTimeoutMs: number;
+  /** The batch span processor's settings (OTEL_BSP_*): how long spans wait, how many are queued (more are dropped), per export. */
+  spanBatches: { scheduledDelayMs: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMs: number };
+  /** OTEL_RESOURCE_ATTRIBUTES, beside `service.name` and `service.version`. */
+  resourceAttributes: Record<string, string>;
   /** OTEL_TRACES_SAMPLER and its argument: `parentbased_always_on` by default. */
   sampler: string;
   samplerRatio: number;
@@ -58,8 +62,6 @@ export interface OpenTelemetry {
   shutdown(): Promise<void>;
 }
 
-/** The batch span processor's queue: at most this many spans wait for export; more are dropped, never held. */
-export const MAX_QUEUED_SPANS = 2048;
 /** How long a stop waits for the last spans and metrics to leave. */
 export const SHUTDOWN_FLUSH_MS = 1_000;
 
@@ -74,6 +76,7 @@ export const SHUTDOWN_FLUSH_MS = 1_000;
  */
 export async function startOpenTelemetry(options: OpenTelemetryOptions): Promise<OpenTelemetry> {
   const resource = resourceFromAttributes({
+    ...options.resourceAttributes,
     'service.name': options.serviceName,
     'service.version': options.serviceVersion,
   });
@@ -148,8 +151,11 @@ function tracerProvider(options: OpenTelemetryOptions, resource: Resource) {
       });
     processors.push(
       new BatchSpanProcessor(exporter, {
-        maxQueueSize: MAX_QUEUED_SPANS,
-        exportTimeoutMillis: options.exportTimeoutMs,
+        // Bounded: at most maxQueueSize spans wait for export; more are dropped, never held.
+        maxQueueSize: options.spanBatches.maxQueueSize,
+        maxExportBatchSize: options.spanBatches.maxExportBatchSize,
+        scheduledDelayMillis: options.spanBatches.scheduledDelayMs,
+        exportTimeoutMillis: options.spanBatches.exportTimeoutMs,
       }),
     );
   }

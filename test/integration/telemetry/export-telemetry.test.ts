@@ -117,6 +117,59 @@ describe('Telemetry: export', function () {
     expect(metrics).to.include('http.server.request.duration');
   });
 
+  it('batches spans as OTEL_BSP_* say and names the resource by OTEL_RESOURCE_ATTRIBUTES', async () => {
+    const receiver = await otlpReceiver();
+    const running = await startGatehouse({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_METRICS_EXPORTER: 'none',
+      // Spans leave when two are queued, and otherwise not for a minute.
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2',
+      OTEL_BSP_SCHEDULE_DELAY: '60000',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging%2Deu',
+    });
+    const exports = () => receiver.received.get('/v1/traces')?.length ?? 0;
+    const settle = async (until: () => boolean) => {
+      for (let waited = 0; !until() && waited < 2000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+    };
+    try {
+      await fetch(`${running.url}/Account/Login`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(exports(), 'one span queued: no batch yet').to.equal(0);
+      await fetch(`${running.url}/Account/Login`);
+      await settle(() => exports() > 0);
+      expect(exports(), 'two spans queued: one batch').to.equal(1);
+      await fetch(`${running.url}/Account/Login`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(exports(), 'the third waits for the schedule').to.equal(1);
+    } finally {
+      await running.close(); // flushes the third
+      await receiver.close();
+    }
+    expect(exports()).to.equal(2);
+    expect(JSON.stringify(receiver.received.get('/v1/traces'))).to.include(
+      '{"key":"deployment.environment.name","value":{"stringValue":"staging-eu"}}',
+    );
+  });
+
+  it('sends a lone span after OTEL_BSP_SCHEDULE_DELAY rather than the default five seconds', async () => {
+    const receiver = await otlpReceiver();
+    const running = await startGatehouse({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    try {
+      await fetch(`${running.url}/Account/Login`);
+      for (let waited = 0; !receiver.received.has('/v1/traces') && waited < 2000; waited += 25) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(receiver.received.get('/v1/traces'), 'exported before the stop').to.have.length(1);
+    } finally {
+      await running.close();
+      await receiver.close();
+    }
+  });
+
   it('answers requests at their usual pace while the OTLP endpoint accepts exports and never answers', async () => {
     const held: Array<import('node:http').ServerResponse> = [];
     const silent = createServer((_request, response) => void held.push(response));

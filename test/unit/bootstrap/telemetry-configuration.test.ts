@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { telemetryConfiguration } from '../../../src/bootstrap/telemetry-configuration.js';
+import { resourceAttributes, telemetryConfiguration } from '../../../src/bootstrap/telemetry-configuration.js';
 import type { TelemetrySettings } from '../../../src/domain/settings/settings.js';
 
 const defaults: TelemetrySettings = {
@@ -98,5 +98,44 @@ describe('telemetryConfiguration: the precedence of ProjectTemplate:Telemetry an
       { OTEL_TRACES_SAMPLER: 'jaeger_remote', OTEL_TRACES_SAMPLER_ARG: '7', OTEL_METRIC_EXPORT_INTERVAL: '-1' },
     );
     expect(odd).to.include({ sampler: 'parentbased_always_on', samplerRatio: 1, metricExportIntervalMs: 60_000 });
+  });
+
+  it("reads the batch span processor's OTEL_BSP_* settings, with the specification's defaults and a batch no larger than the queue", () => {
+    expect(configured({ Enabled: true })?.spanBatches).to.deep.equal({
+      scheduledDelayMs: 5_000,
+      maxQueueSize: 2_048,
+      maxExportBatchSize: 512,
+      exportTimeoutMs: 30_000,
+    });
+    const tuned = configured(
+      { Enabled: true },
+      {
+        OTEL_BSP_SCHEDULE_DELAY: '1000',
+        OTEL_BSP_MAX_QUEUE_SIZE: '100',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '500',
+        OTEL_BSP_EXPORT_TIMEOUT: '2500',
+      },
+    );
+    expect(tuned?.spanBatches).to.deep.equal({
+      scheduledDelayMs: 1_000,
+      maxQueueSize: 100,
+      maxExportBatchSize: 100,
+      exportTimeoutMs: 2_500,
+    });
+    const odd = configured({ Enabled: true }, { OTEL_BSP_MAX_QUEUE_SIZE: '-5', OTEL_BSP_SCHEDULE_DELAY: '1.5' });
+    expect(odd?.spanBatches).to.include({ maxQueueSize: 2_048, scheduledDelayMs: 5_000 });
+  });
+
+  it('reads OTEL_RESOURCE_ATTRIBUTES as percent-encoded key=value pairs, leaving out what does not parse', () => {
+    const on = configured(
+      { Enabled: true },
+      { OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod, team=a%2Cb,broken,=x,bad=%E0%A4%A' },
+    );
+    expect(on?.resourceAttributes).to.deep.equal({ 'deployment.environment.name': 'prod', team: 'a,b' });
+    expect(resourceAttributes(undefined)).to.deep.equal({});
+  });
+
+  it('keeps service.name and service.version to OTEL_SERVICE_NAME and the package', () => {
+    expect(resourceAttributes('service.name=other,service.version=9,region=eu')).to.deep.equal({ region: 'eu' });
   });
 });
