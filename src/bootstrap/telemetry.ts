@@ -3,6 +3,7 @@ import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NoTelemetry, type Telemetry } from '../application/ports/telemetry.js';
 import type { OutboundRequests } from '../adapters/outbound-requests.js';
+import { asyncContextUsesHooks, nodeFlags } from './async-context-cost.js';
 import type { SessionStores } from './session-stores.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
 
@@ -67,7 +68,16 @@ export async function composeTelemetry(
     ...parts,
   });
   const { telemetry, propagator } = otel;
-  if (config.traces) configuration.addLogContext(activeTraceFields);
+  if (config.traces) {
+    configuration.addLogContext(activeTraceFields);
+    if (asyncContextUsesHooks(process.version, nodeFlags(process.execArgv, process.env.NODE_OPTIONS))) {
+      configuration.logger.info(
+        { node: process.version },
+        'telemetry: traces are on and this Node keeps their context with async hooks, which every await pays; ' +
+          'Node 24, or Node 22 with NODE_OPTIONS=--experimental-async-context-frame, does not (docs/operations.md, Telemetry)',
+      );
+    }
+  }
   let listener: { url: string; close(): Promise<void> } | undefined;
   return {
     telemetry,

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
+import { asyncContextUsesHooks, nodeFlags } from '../../../src/bootstrap/async-context-cost.js';
 import { plainClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
 import { telemetryReaders, total } from '../../support/telemetry-readers.js';
 
 /** `Traces: false`: the request durations and counters still move; no span is opened and no line names one. */
-describe('Telemetry with metrics alone', function () {
+describe('Telemetry: metrics alone, and the note on what traces cost', function () {
   this.timeout(20_000);
   let running: RunningGatehouse;
   let readers: ReturnType<typeof telemetryReaders>;
@@ -34,5 +35,18 @@ describe('Telemetry with metrics alone', function () {
     expect(total(points, 'gatehouse.authorization.attempts', { result: 'allowed' })).to.be.greaterThan(0);
     expect(readers.spans()).to.deep.equal([]);
     expect(running.logs.filter((line) => line.includes('trace_id'))).to.deep.equal([]);
+    expect(running.logs.filter((line) => line.includes(HOOKS_NOTE))).to.deep.equal([]);
+  });
+
+  it("says at start, with traces on, when this Node's async context costs every await", async () => {
+    const traced = await startGatehouse({ ProjectTemplate__Telemetry__Enabled: 'true' });
+    try {
+      const expected = asyncContextUsesHooks(process.version, nodeFlags(process.execArgv, process.env.NODE_OPTIONS));
+      expect(traced.logs.filter((line) => line.includes(HOOKS_NOTE))).to.have.length(expected ? 1 : 0);
+    } finally {
+      await traced.close();
+    }
   });
 });
+
+const HOOKS_NOTE = 'keeps their context with async hooks';
