@@ -13,7 +13,7 @@ export interface RunningGatehouse {
 }
 
 /** What a test may choose beyond the settings: its governance, its providers, and the port (free by default). */
-export interface StartOptions extends Pick<GatehouseOptions, 'governance' | 'providers' | 'telemetry'> {
+export interface StartOptions extends Pick<GatehouseOptions, 'governance' | 'providers' | 'telemetry' | 'auditLog'> {
   /** A port chosen beforehand, when a provider must know the app's redirect URI before it listens. */
   port?: number;
 }
@@ -53,6 +53,7 @@ async function start(env: Record<string, string | undefined>, options: StartOpti
     governance: options.governance,
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(options.auditLog ? { auditLog: options.auditLog } : {}),
   }).catch((error: unknown) => {
     // The test report then names every problem, as `npm start` would.
     if (error instanceof StartupError) error.message += `:\n${error.problems.map(formatProblem).join('\n')}`;

@@ -23,4 +23,8 @@ class RequestOfContext implements AuditRequest {
   get clientAddress(): string {
     return this.ctx.ip;
   }
+
+  get trace(): { traceId: string; spanId: string } | undefined {
+    return this.ctx.state.trace;
+  }
 }

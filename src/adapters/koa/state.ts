@@ -16,5 +16,7 @@ declare module 'koa' {
     user?: { name: string };
     /** The route template of a path no router entry declares (a provider's callback or logout path), for telemetry. */
     route?: string;
+    /** The request's recorded trace (telemetry on, the request sampled): its id and the server span's. */
+    trace?: { traceId: string; spanId: string };
   }
 }

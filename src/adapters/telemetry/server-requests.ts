@@ -49,7 +49,11 @@ export function serverRequests(
       // A request the sampler left out keeps no context across its awaits (which costs every
       // await of the request): nothing under it would be recorded, and its log lines carry no
       // ids of a trace that is not kept.
-      await (span.isRecording() ? context.with(trace.setSpan(parent, span), next) : next());
+      if (span.isRecording()) {
+        const { traceId, spanId } = span.spanContext();
+        ctx.state.trace = { traceId, spanId };
+        await context.with(trace.setSpan(parent, span), next);
+      } else await next();
     } finally {
       const route = routeOf(ctx, options.fixedRoutes);
       const attributes = requestAttributes(method, ctx.status, route);

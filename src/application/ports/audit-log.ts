@@ -22,6 +22,12 @@ export interface AuditRequest {
   id: string;
   /** The client address as `Hosting:TrustProxy` defines it. */
   clientAddress: string;
+  /**
+   * The request's trace when telemetry recorded it (W3C trace context ids, hexadecimal): an
+   * application's own AuditLog links an event to its trace with it. Gatehouse's log-line
+   * audit gets the same ids from the log line itself (`trace_id`, `span_id`).
+   */
+  trace?: { traceId: string; spanId: string };
 }
 
 /**

@@ -4,6 +4,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { ALLOWED_ATTRIBUTE_KEYS } from '../../../src/adapters/telemetry/instruments.js';
 import { freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import type { AuditEvent } from '../../../src/application/ports/audit-log.js';
+import { plainClaims, signIn } from '../../support/sign-in.js';
 import { startGatehouse } from '../../support/start-gatehouse.js';
 import { telemetryReaders, total } from '../../support/telemetry-readers.js';
 
@@ -154,6 +156,42 @@ describe('Telemetry: the trace context of an incoming request', function () {
         const server = readers.spans().find((s) => s.kind === SpanKind.SERVER);
         expect(server?.spanContext().traceId === parent).to.equal(trustProxy);
         expect(server?.parentSpanContext?.spanId === 'b7ad6b7169203331').to.equal(trustProxy);
+      } finally {
+        await running.close();
+      }
+    });
+  }
+});
+
+describe("Telemetry: an application's own AuditLog", function () {
+  this.timeout(20_000);
+
+  for (const sampled of [true, false]) {
+    it(`gets the request's trace and server span ids on an event${sampled ? '' : ': none for a request left out'}`, async () => {
+      const readers = telemetryReaders();
+      const events: AuditEvent[] = [];
+      const running = await startGatehouse(
+        { ...TELEMETRY_ON, ...(sampled ? {} : { OTEL_TRACES_SAMPLER: 'always_off' }) },
+        { telemetry: readers.parts, auditLog: { record: (event) => events.push(event) } },
+      );
+      try {
+        const { cookie } = await signIn(running.gatehouse, plainClaims);
+        const admin = await fetch(`${running.url}/Admin`, { headers: { cookie, accept: 'application/json' } });
+        expect(admin.status).to.equal(403);
+        const denied = events.find((event) => event.type === 'access.denied');
+        const server = readers
+          .spans()
+          .find((s) => s.kind === SpanKind.SERVER && s.attributes['http.route'] === '/Admin');
+        if (sampled) {
+          expect(denied?.request?.trace).to.deep.equal({
+            traceId: server?.spanContext().traceId,
+            spanId: server?.spanContext().spanId,
+          });
+        } else {
+          expect(server).to.equal(undefined);
+          expect(denied?.request).to.not.equal(undefined);
+          expect(denied?.request?.trace).to.equal(undefined);
+        }
       } finally {
         await running.close();
       }
