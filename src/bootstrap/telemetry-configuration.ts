@@ -1,5 +1,7 @@
-import type { TelemetryExport } from '../adapters/telemetry/start-open-telemetry.js';
+import type { OtlpProtocol, TelemetryExport } from '../adapters/telemetry/start-open-telemetry.js';
+import { error } from '../domain/settings/problem.js';
 import type { TelemetrySettings } from '../domain/settings/settings.js';
+import { StartupError } from './startup-error.js';
 
 /**
  * What telemetry an instance runs, from `ProjectTemplate:Telemetry` and the standard OTEL_*
@@ -41,6 +43,14 @@ export function telemetryConfiguration(
   const signalUrl = (signal: 'traces' | 'metrics') =>
     variable(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`) ??
     (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/${signal}`);
+  const protocol = (signal: 'TRACES' | 'METRICS'): OtlpProtocol => {
+    const name = `OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`;
+    const given = variable(name) === undefined ? 'OTEL_EXPORTER_OTLP_PROTOCOL' : name;
+    const value = variable(given)?.toLowerCase() ?? 'http/protobuf';
+    if (value === 'http/protobuf' || value === 'http/json') return value;
+    // grpc (or a misspelling) would send to an endpoint expecting another protocol: said at start, not per failed export.
+    throw new StartupError([error(given, 'must be http/protobuf (the default) or http/json; grpc is not supported')]);
+  };
   const tracesUrl = signalUrl('traces');
   const metricsUrl = signalUrl('metrics');
   if (!settings.Enabled && tracesUrl === undefined && metricsUrl === undefined) return undefined;
@@ -60,8 +70,12 @@ export function telemetryConfiguration(
     metrics: settings.Metrics,
     traces: settings.Traces,
     serviceName: variable('OTEL_SERVICE_NAME') ?? name,
-    ...(settings.Traces && tracesUrl !== undefined && exported('TRACES') ? { otlpTracesUrl: tracesUrl } : {}),
-    ...(settings.Metrics && metricsUrl !== undefined && exported('METRICS') ? { otlpMetricsUrl: metricsUrl } : {}),
+    ...(settings.Traces && tracesUrl !== undefined && exported('TRACES')
+      ? { otlpTraces: { url: tracesUrl, protocol: protocol('TRACES') } }
+      : {}),
+    ...(settings.Metrics && metricsUrl !== undefined && exported('METRICS')
+      ? { otlpMetrics: { url: metricsUrl, protocol: protocol('METRICS') } }
+      : {}),
     metricExportIntervalMs: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
     exportTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000,
     spanBatches: {

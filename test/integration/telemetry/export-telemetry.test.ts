@@ -3,16 +3,22 @@ import { expect } from 'chai';
 import { signIn, plainClaims } from '../../support/sign-in.js';
 import { startGatehouse } from '../../support/start-gatehouse.js';
 
-/** A minimal OTLP/HTTP receiver on loopback: keeps each JSON body POSTed to /v1/traces and /v1/metrics. */
-async function otlpReceiver(): Promise<{ url: string; received: Map<string, unknown[]>; close(): Promise<void> }> {
-  const received = new Map<string, unknown[]>();
+/** One export as received: its content type and body. */
+interface Received {
+  contentType: string;
+  body: Buffer;
+}
+
+/** A minimal OTLP/HTTP receiver on loopback: keeps each body POSTed to /v1/traces and /v1/metrics. */
+async function otlpReceiver(): Promise<{ url: string; received: Map<string, Received[]>; close(): Promise<void> }> {
+  const received = new Map<string, Received[]>();
   const server: Server = createServer((request: IncomingMessage, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '';
       const list = received.get(path) ?? [];
-      list.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      list.push({ contentType: request.headers['content-type'] ?? '', body: Buffer.concat(chunks) });
       received.set(path, list);
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
@@ -25,6 +31,11 @@ async function otlpReceiver(): Promise<{ url: string; received: Map<string, unkn
     received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The JSON exports received at `path`, as one text. */
+function jsonExports(received: Map<string, Received[]>, path: string): string {
+  return JSON.stringify((received.get(path) ?? []).map((item) => JSON.parse(item.body.toString('utf8')) as unknown));
 }
 
 /** The samples of a Prometheus text exposition: `name{labels} value` lines, comments skipped. */
@@ -98,7 +109,7 @@ describe('Telemetry: export', function () {
     }
   });
 
-  it('sends spans and metrics to an OTLP/HTTP endpoint named by OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+  it('sends spans and metrics as protobuf to an OTLP/HTTP endpoint named by OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
     const receiver = await otlpReceiver();
     const running = await startGatehouse({
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -110,11 +121,36 @@ describe('Telemetry: export', function () {
       await running.close(); // flushes both signals
       await receiver.close();
     }
-    const traces = JSON.stringify(receiver.received.get('/v1/traces') ?? []);
+    const [traces] = receiver.received.get('/v1/traces') ?? [];
+    const [metrics] = receiver.received.get('/v1/metrics') ?? [];
+    expect([traces?.contentType, metrics?.contentType]).to.deep.equal([
+      'application/x-protobuf',
+      'application/x-protobuf',
+    ]);
+    // A protobuf string field is its UTF-8 bytes, whole.
+    expect(traces?.body.includes('GET /Account/Login')).to.equal(true);
+    expect(traces?.body.includes('gatehouse-under-test')).to.equal(true);
+    expect(metrics?.body.includes('http.server.request.duration')).to.equal(true);
+  });
+
+  it('sends them as JSON when OTEL_EXPORTER_OTLP_PROTOCOL is http/json', async () => {
+    const receiver = await otlpReceiver();
+    const running = await startGatehouse({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'gatehouse-under-test',
+    });
+    try {
+      await fetch(`${running.url}/Account/Login`);
+    } finally {
+      await running.close();
+      await receiver.close();
+    }
+    expect(receiver.received.get('/v1/traces')?.[0]?.contentType).to.equal('application/json');
+    const traces = jsonExports(receiver.received, '/v1/traces');
     expect(traces).to.include('"GET /Account/Login"');
     expect(traces).to.include('gatehouse-under-test');
-    const metrics = JSON.stringify(receiver.received.get('/v1/metrics') ?? []);
-    expect(metrics).to.include('http.server.request.duration');
+    expect(jsonExports(receiver.received, '/v1/metrics')).to.include('http.server.request.duration');
   });
 
   it('batches spans as OTEL_BSP_* say and names the resource by OTEL_RESOURCE_ATTRIBUTES', async () => {
@@ -126,6 +162,7 @@ describe('Telemetry: export', function () {
       OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2',
       OTEL_BSP_SCHEDULE_DELAY: '60000',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging%2Deu',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     });
     const exports = () => receiver.received.get('/v1/traces')?.length ?? 0;
     const settle = async (until: () => boolean) => {
@@ -146,7 +183,7 @@ describe('Telemetry: export', function () {
       await receiver.close();
     }
     expect(exports()).to.equal(2);
-    expect(JSON.stringify(receiver.received.get('/v1/traces'))).to.include(
+    expect(jsonExports(receiver.received, '/v1/traces')).to.include(
       '{"key":"deployment.environment.name","value":{"stringValue":"staging-eu"}}',
     );
   });

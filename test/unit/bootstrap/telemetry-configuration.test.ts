@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { StartupError } from '../../../src/bootstrap/startup-error.js';
 import { resourceAttributes, telemetryConfiguration } from '../../../src/bootstrap/telemetry-configuration.js';
 import type { TelemetrySettings } from '../../../src/domain/settings/settings.js';
 
@@ -27,14 +28,14 @@ describe('telemetryConfiguration: the precedence of ProjectTemplate:Telemetry an
   it('is on with Enabled, without an OTLP destination', () => {
     const on = configured({ Enabled: true });
     expect(on).to.include({ metrics: true, traces: true, serviceName: 'gatehouse', serviceVersion: '0.1.0' });
-    expect(on?.otlpTracesUrl).to.equal(undefined);
-    expect(on?.otlpMetricsUrl).to.equal(undefined);
+    expect(on?.otlpTraces?.url).to.equal(undefined);
+    expect(on?.otlpMetrics?.url).to.equal(undefined);
   });
 
   it('is on with OTEL_EXPORTER_OTLP_ENDPOINT alone, each signal at its /v1 path', () => {
     const on = configured({}, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' });
-    expect(on?.otlpTracesUrl).to.equal('http://collector:4318/v1/traces');
-    expect(on?.otlpMetricsUrl).to.equal('http://collector:4318/v1/metrics');
+    expect(on?.otlpTraces?.url).to.equal('http://collector:4318/v1/traces');
+    expect(on?.otlpMetrics?.url).to.equal('http://collector:4318/v1/metrics');
   });
 
   it("takes a signal's own endpoint as given, before the base", () => {
@@ -42,8 +43,8 @@ describe('telemetryConfiguration: the precedence of ProjectTemplate:Telemetry an
       {},
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://base:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces/x' },
     );
-    expect(on?.otlpTracesUrl).to.equal('http://traces/x');
-    expect(on?.otlpMetricsUrl).to.equal('http://base:4318/v1/metrics');
+    expect(on?.otlpTraces?.url).to.equal('http://traces/x');
+    expect(on?.otlpMetrics?.url).to.equal('http://base:4318/v1/metrics');
   });
 
   it('is off with OTEL_SDK_DISABLED=true, whatever else says on', () => {
@@ -60,9 +61,9 @@ describe('telemetryConfiguration: the precedence of ProjectTemplate:Telemetry an
     const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
     expect(configured({ Traces: false }, base))
       .to.include({ traces: false })
-      .and.not.have.property('otlpTracesUrl');
+      .and.not.have.property('otlpTraces');
     const noMetricsExport = configured({ PrometheusPort: 0 }, { ...base, OTEL_METRICS_EXPORTER: 'none' });
-    expect(noMetricsExport).to.not.have.property('otlpMetricsUrl');
+    expect(noMetricsExport).to.not.have.property('otlpMetrics');
     expect(noMetricsExport?.prometheus).to.deep.equal({ port: 0, host: '127.0.0.1' });
     expect(configured({ Enabled: true, Metrics: false, PrometheusPort: 0 })).to.not.have.property('prometheus');
   });
@@ -137,5 +138,39 @@ describe('telemetryConfiguration: the precedence of ProjectTemplate:Telemetry an
 
   it('keeps service.name and service.version to OTEL_SERVICE_NAME and the package', () => {
     expect(resourceAttributes('service.name=other,service.version=9,region=eu')).to.deep.equal({ region: 'eu' });
+  });
+
+  it("exports OTLP as protobuf by default, as JSON when OTEL_EXPORTER_OTLP_PROTOCOL or a signal's own says so", () => {
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    const byDefault = configured({}, base);
+    expect(byDefault?.otlpTraces?.protocol).to.equal('http/protobuf');
+    expect(byDefault?.otlpMetrics?.protocol).to.equal('http/protobuf');
+    const json = configured({}, { ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    expect([json?.otlpTraces?.protocol, json?.otlpMetrics?.protocol]).to.deep.equal(['http/json', 'http/json']);
+    const mixed = configured(
+      {},
+      { ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/protobuf' },
+    );
+    expect([mixed?.otlpTraces?.protocol, mixed?.otlpMetrics?.protocol]).to.deep.equal(['http/json', 'http/protobuf']);
+  });
+
+  it('refuses to start with a protocol it cannot speak (grpc), naming the variable', () => {
+    const attempt = () =>
+      configured(
+        {},
+        { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' },
+      );
+    expect(attempt).to.throw(StartupError);
+    try {
+      attempt();
+    } catch (thrown) {
+      expect((thrown as StartupError).problems).to.deep.equal([
+        {
+          key: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+          message: 'must be http/protobuf (the default) or http/json; grpc is not supported',
+          severity: 'error',
+        },
+      ]);
+    }
   });
 });
