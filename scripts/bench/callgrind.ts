@@ -24,6 +24,8 @@ export interface CallgrindCount {
   agreed: boolean;
   /** The callgrind dump, kept for `callgrind_annotate` when asked for. */
   file?: string;
+  /** Where the count's wall time went, in seconds: the gate's budget is CI time. */
+  seconds: { start: number; warmUp: number; windows: number; annotate: number };
 }
 
 /** How many requests a count makes before and in each window. */
@@ -38,6 +40,8 @@ export interface CountPlan {
   rewarm: number;
   /** Requests in each counted window. */
   window: number;
+  /** Windows at most (MAX_WINDOWS unless said): a row whose windows only rise gains nothing from more. */
+  maxWindows?: number;
 }
 
 /** `npm run bench`'s plan: generous, for a row counted once by hand. */
@@ -160,8 +164,8 @@ export async function countInstructions(
       process.execPath,
       '--single-threaded',
       ...UNDER_VALGRIND_NODE_FLAGS,
-      '--import',
-      'tsx',
+      // A compiled script (compiled-server.ts) starts without tsx's loader.
+      ...(server.script.endsWith('.ts') ? ['--import', 'tsx'] : []),
       server.script,
     ],
     {
@@ -172,16 +176,20 @@ export async function countInstructions(
   );
   // callgrind numbers its dumps: one per counted window.
   const dumps: string[] = [];
+  const clock = phaseClock();
   try {
     const [, port = '', cookie] = await waitForLine(child, /^READY (\d+)(?: (.+))?$/, START_TIMEOUT_MS);
+    const start = clock.lap();
     const load = loadFor(port, cookie);
     const run = async (amount: number, phase: string) => (await load.prepare(amount, phase))();
     await run(plan.warmUp, 'callgrind warm-up');
     await run(plan.rewarm, 'callgrind warm-up');
     await run(plan.rewarm, 'callgrind warm-up');
+    const warmUp = clock.lap();
+    let annotate = 0;
     // One window after the other, each a dump of its own, until the two fewest agree.
     const windows: number[] = [];
-    let verdict = judgeWindows(windows);
+    let verdict = judgeWindows(windows, plan.maxWindows);
     const windowDumps: string[] = [];
     let spoiled = 0;
     do {
@@ -200,7 +208,10 @@ export async function countInstructions(
       windowDumps.push(dump);
       const totals = /^totals: (\d+)/m.exec(readFileSync(dump, 'utf8'));
       if (!totals) throw new Error(`no totals in ${dump}`);
-      const perRequest = requestInstructions(Number(totals[1]), optimizingCompilerInstructions(dump), plan.window);
+      const annotating = performance.now();
+      const compiler = optimizingCompilerInstructions(dump);
+      annotate += (performance.now() - annotating) / 1000;
+      const perRequest = requestInstructions(Number(totals[1]), compiler, plan.window);
       if (perRequest === undefined) {
         // callgrind_annotate once printed a wrapped 64-bit inclusive count for the compiler
         // (about 9.2e18): the gate then compared a negative count and passed. Such a window
@@ -209,7 +220,7 @@ export async function countInstructions(
         throw new Error(`${dump}: the compiler's count is not part of the window's total`);
       }
       windows.push(perRequest);
-      verdict = judgeWindows(windows);
+      verdict = judgeWindows(windows, plan.maxWindows);
     } while (verdict.countAnother);
     return {
       instructionsPerRequest: verdict.fewest,
@@ -217,6 +228,7 @@ export async function countInstructions(
       windows,
       agreed: verdict.agreed,
       ...(keepDir ? { file: windowDumps[windows.indexOf(verdict.fewest)] } : {}),
+      seconds: { start, warmUp, windows: clock.lap() - annotate, annotate },
     };
   } finally {
     await stop(child, 30_000);
@@ -264,6 +276,19 @@ export function compilerJobsIn(annotated: string): number {
   return total;
 }
 
+/** Seconds since the last lap (or since made). */
+function phaseClock(): { lap(): number } {
+  let last = performance.now();
+  return {
+    lap() {
+      const now = performance.now();
+      const seconds = (now - last) / 1000;
+      last = now;
+      return seconds;
+    },
+  };
+}
+
 function control(pid: number | undefined, args: string[]): void {
   const answer = spawnSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' });
   if (answer.status !== 0) throw new Error(`callgrind_control ${args.join(' ')}: ${answer.stderr || answer.stdout}`);
@@ -305,8 +330,8 @@ export interface WindowsVerdict {
 }
 
 /** Given the counts so far (instructions per request, one per window), whether to go on. */
-export function judgeWindows(counts: readonly number[]): WindowsVerdict {
+export function judgeWindows(counts: readonly number[], maxWindows: number = MAX_WINDOWS): WindowsVerdict {
   const [fewest = Number.POSITIVE_INFINITY, second = Number.POSITIVE_INFINITY] = [...counts].sort((a, b) => a - b);
   const agreed = counts.length >= MIN_WINDOWS && second <= fewest * (1 + WINDOWS_AGREE_WITHIN);
-  return { countAnother: !agreed && counts.length < MAX_WINDOWS, fewest, agreed };
+  return { countAnother: !agreed && counts.length < maxWindows, fewest, agreed };
 }

@@ -30,6 +30,14 @@ describe('bench: how many callgrind windows a row is counted for', () => {
     const counts = Array.from({ length: MAX_WINDOWS }, (_, index) => 200_000 + index * 10_000).reverse();
     expect(judgeWindows(counts)).to.deep.equal({ countAnother: false, fewest: 200_000, agreed: false });
   });
+
+  it("stops at a row's own limit when its plan sets one (the SAML row's two)", () => {
+    expect(judgeWindows([127_583_935, 133_120_397], 2)).to.deep.equal({
+      countAnother: false,
+      fewest: 127_583_935,
+      agreed: false,
+    });
+  });
 });
 
 describe("bench: the optimizing compiler's share of a callgrind window", () => {
