@@ -73,13 +73,20 @@ const UNDER_VALGRIND = {
 };
 
 /**
- * V8's memory reducer collects the whole heap when the allocation rate, per second of
- * wall-clock time, looks low. Under valgrind the server runs some fifty times slower, so it
- * looked low all the time: a full mark-compact landed in about every other counted window
- * (60,000-90,000 instructions per request more in that window), where at native speed under
- * load the reducer never runs. Off, the count is the request's own work.
+ * V8 sizes its heap by the allocation rate per second of wall-clock time, and under valgrind
+ * the server runs some fifty times slower, so the rate looked low all the time:
+ * - the memory reducer collected the whole heap in about every other counted window
+ *   (60,000-90,000 instructions per request more in that window), where at native speed
+ *   under load it never runs: off;
+ * - the young generation shrank (30.9 to 15.9 MB at the first counted window, 103 minor
+ *   collections in it instead of 8), more so the busier the machine, and the memory row's
+ *   windows read high and fell over five windows (273,000 to 248,000 beside other jobs).
+ *   Fixed at 16 MB a semi-space, the size a loaded server keeps, its first two windows
+ *   agreed (246,761 and 246,318) and a whole gate took 1 min 54 s instead of 2 min 4 s.
  */
-const UNDER_VALGRIND_NODE_FLAGS = (process.env.BENCH_CALLGRIND_NODE_FLAGS ?? '--no-memory-reducer')
+const UNDER_VALGRIND_NODE_FLAGS = (
+  process.env.BENCH_CALLGRIND_NODE_FLAGS ?? '--no-memory-reducer --min-semi-space-size=16 --max-semi-space-size=16'
+)
   .split(' ')
   .filter(Boolean);
 
