@@ -87,3 +87,32 @@ describe('Telemetry: sign-outs, authorization and the rate limit', function () {
     ).to.equal(2);
   });
 });
+
+describe('Telemetry: a decision that asks for a stronger sign-in', function () {
+  this.timeout(20_000);
+
+  it('counts it as step_up with the policy that asked, not as denied', async () => {
+    const readers = telemetryReaders();
+    const running = await startGatehouse(
+      {
+        ProjectTemplate__Telemetry__Enabled: 'true',
+        'ProjectTemplate__Authorization__StepUp__application.Role.Administrator__AuthenticationMethods__0': 'mfa',
+      },
+      { telemetry: readers.parts },
+    );
+    try {
+      const admin = await signIn(running.gatehouse, adminClaims);
+      const answer = await fetch(`${running.url}/Admin`, {
+        headers: { accept: 'application/json', cookie: admin.cookie },
+      });
+      expect(answer.status).to.equal(401);
+      expect(answer.headers.get('www-authenticate')).to.include('insufficient_user_authentication');
+      const attempts = (await readers.points())
+        .filter((p) => p.metric === 'gatehouse.authorization.attempts' && p.attributes.result !== 'allowed')
+        .map((p) => `${String(p.attributes.policy)} ${String(p.attributes.result)} ${p.value}`);
+      expect(attempts).to.deep.equal(['application.Role.Administrator step_up 1']);
+    } finally {
+      await running.close();
+    }
+  });
+});
