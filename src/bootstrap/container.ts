@@ -32,6 +32,8 @@ import { SessionIndex } from '../application/sign-in/session-index.js';
 import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
 import { providerInfo } from '../adapters/provider-record.js';
+import { SESSION_KEY_PREFIX } from '../adapters/koa/session/session-token.js';
+import { MemorySessionStore } from '../adapters/session/memory-session-store.js';
 import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
 import { SystemClock } from '../adapters/system-clock.js';
 import type { Clock } from '../application/ports/clock.js';
@@ -86,6 +88,11 @@ export async function composeServices(
   // Only a store across the network is traced and timed: the memory store's operations are
   // map lookups of a microsecond or two, which a span and a histogram would cost many times over.
   const stores = (settings.Session.Store === 'Redis' ? telemetry.hooks?.traceStores(created) : undefined) ?? created;
+  // The memory store counts its sessions in one pass when a reader collects; Redis would need a SCAN.
+  if (created.sessions instanceof MemorySessionStore) {
+    const sessions = created.sessions;
+    telemetry.hooks?.observeActiveSessions(() => sessions.countLive(SESSION_KEY_PREFIX));
+  }
   const outbound = telemetry.hooks?.outbound;
   const builtInProviders = await createIdentityProviders(configuration, clock, stores, outbound);
   const connections = await composeConnections(configuration, clock, stores, outbound);

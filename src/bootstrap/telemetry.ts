@@ -20,6 +20,8 @@ export interface ComposedTelemetry {
   hooks?: {
     outbound: OutboundRequests;
     traceStores(stores: SessionStores): SessionStores;
+    /** The `gatehouse.sessions.active` gauge, for a store that can count its sessions cheaply. */
+    observeActiveSessions(count: () => number): void;
     serverRequests(trustProxy: boolean, fixedRoutes: readonly string[]): Middleware;
   };
   /** Opens the Prometheus listener, if configured; resolves to its URL. */
@@ -89,6 +91,7 @@ export async function composeTelemetry(
         pendingSignIns: tracedSessionStore(stores.pendingSignIns, 'pending_sign_ins', telemetry),
         replayRecords: tracedSessionStore(stores.replayRecords, 'replay_records', telemetry),
       }),
+      observeActiveSessions: (count) => telemetry.observeActiveSessions(count),
       serverRequests: (trustProxy, fixedRoutes) =>
         serverRequests(telemetry, { trustProxy, propagator, fixedRoutes: new Set(fixedRoutes) }),
     },

@@ -94,6 +94,18 @@ export class MemorySessionStore implements SessionStore {
     return true;
   }
 
+  /**
+   * How many unexpired records have a key starting with `prefix` (the browser sessions, for
+   * the `gatehouse.sessions.active` gauge). One pass over the map: read when a metrics reader
+   * collects (once a minute, or a scrape), never on a request.
+   */
+  countLive(prefix: string): number {
+    const now = this.clock.now();
+    let count = 0;
+    for (const [key, entry] of this.entries) if (entry.expiresAt > now && key.startsWith(prefix)) count++;
+    return count;
+  }
+
   async destroy(key: string): Promise<void> {
     this.entries.delete(key);
   }

@@ -17,7 +17,7 @@ import type {
   Telemetry,
 } from '../../application/ports/telemetry.js';
 import { CumulativeCounter } from './cumulative-counter.js';
-import { COUNTERS, DURATION_BUCKETS, DURATIONS, type AdapterDurationName } from './instruments.js';
+import { ACTIVE_SESSIONS, COUNTERS, DURATION_BUCKETS, DURATIONS, type AdapterDurationName } from './instruments.js';
 
 /**
  * The application's counters and histograms on an OpenTelemetry meter, and the spans the
@@ -53,6 +53,16 @@ export class OtelTelemetry implements Telemetry {
 
   duration<Name extends DurationName>(name: Name, seconds: number, attributes: DurationAttributes[Name]): void {
     this.#durations.get(name)?.record(seconds, attributes);
+  }
+
+  /**
+   * `gatehouse.sessions.active`, read from `count` whenever a reader collects: only where the
+   * store can count its sessions cheaply (the memory store; Redis would need a SCAN).
+   */
+  observeActiveSessions(count: () => number): void {
+    this.meter
+      .createObservableGauge(ACTIVE_SESSIONS, { description: 'Browser sessions held by this instance.' })
+      .addCallback((result) => result.observe(count()));
   }
 
   /** An adapter's own duration (store operations, provider requests, HTTP requests). */

@@ -65,6 +65,23 @@ describe('Telemetry: sign-outs, authorization and the rate limit', function () {
     ]);
   });
 
+  it("reads the memory store's browser sessions as gatehouse.sessions.active when collected", async () => {
+    const active = async () =>
+      (await readers.points()).filter((p) => p.metric === 'gatehouse.sessions.active').map((p) => p.value);
+    expect(await active()).to.deep.equal([0]);
+    const first = await signIn(running.gatehouse, plainClaims);
+    await signIn(running.gatehouse, adminClaims);
+    expect(await active(), 'two sessions; their sign-in records are not sessions').to.deep.equal([2]);
+    const logout = await fetch(`${running.url}/Account/Logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: first.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `_csrf=${first.csrf}`,
+    });
+    expect(logout.status).to.equal(302);
+    expect(await active()).to.deep.equal([1]);
+  });
+
   it('counts a challenge refused by the per-client limit, and the refusal', async () => {
     const challenge = () =>
       fetch(`${running.url}/External/Challenge?provider=Social3&returnUrl=%2F`, { redirect: 'manual' });

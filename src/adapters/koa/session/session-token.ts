@@ -26,6 +26,9 @@ function tokenHash(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
+/** What every browser session's store key starts with (the memory store counts them by it for telemetry). */
+export const SESSION_KEY_PREFIX = 'session:';
+
 export function sessionStoreKey(token: string): string {
-  return `session:${tokenHash(token)}`;
+  return `${SESSION_KEY_PREFIX}${tokenHash(token)}`;
 }
