@@ -42,6 +42,8 @@ export interface CountPlan {
   window: number;
   /** Windows at most (MAX_WINDOWS unless said): a row whose windows only rise gains nothing from more. */
   maxWindows?: number;
+  /** V8 flags for this count beside UNDER_VALGRIND_NODE_FLAGS (the gate's fixed young generation). */
+  nodeFlags?: readonly string[];
 }
 
 /** `npm run bench`'s plan: generous, for a row counted once by hand. */
@@ -73,22 +75,27 @@ const UNDER_VALGRIND = {
 };
 
 /**
- * V8 sizes its heap by the allocation rate per second of wall-clock time, and under valgrind
- * the server runs some fifty times slower, so the rate looked low all the time:
- * - the memory reducer collected the whole heap in about every other counted window
- *   (60,000-90,000 instructions per request more in that window), where at native speed
- *   under load it never runs: off;
- * - the young generation shrank (30.9 to 15.9 MB at the first counted window, 103 minor
- *   collections in it instead of 8), more so the busier the machine, and the memory row's
- *   windows read high and fell over five windows (273,000 to 248,000 beside other jobs).
- *   Fixed at 16 MB a semi-space, the size a loaded server keeps, its first two windows
- *   agreed (246,761 and 246,318) and a whole gate took 1 min 54 s instead of 2 min 4 s.
+ * V8's memory reducer collects the whole heap when the allocation rate, per second of
+ * wall-clock time, looks low. Under valgrind the server runs some fifty times slower, so it
+ * looked low all the time: a full mark-compact landed in about every other counted window
+ * (60,000-90,000 instructions per request more in that window), where at native speed under
+ * load the reducer never runs. Off, the count is the request's own work.
  */
-const UNDER_VALGRIND_NODE_FLAGS = (
-  process.env.BENCH_CALLGRIND_NODE_FLAGS ?? '--no-memory-reducer --min-semi-space-size=16 --max-semi-space-size=16'
-)
+const UNDER_VALGRIND_NODE_FLAGS = (process.env.BENCH_CALLGRIND_NODE_FLAGS ?? '--no-memory-reducer')
   .split(' ')
   .filter(Boolean);
+
+/**
+ * The young generation fixed at 16 MB a semi-space, the size a loaded server keeps. V8
+ * sizes it by allocation per second of wall-clock time too, and shrank it for a server
+ * slowed fifty times (30.9 to 15.9 MB at the first counted window, 103 minor collections in
+ * it instead of 8), more so the busier the machine: the memory row's windows read high and
+ * fell over five windows (273,000 to 248,000 beside other jobs). Fixed, its first two
+ * windows agreed (246,761 and 246,318) and a whole gate took 1 min 54 s instead of 2 min 4 s.
+ * The gate's rows only: the traced telemetry rows read a quarter higher with it and their
+ * windows spread by a quarter (docs/performance.md, Telemetry).
+ */
+export const FIXED_YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
 
 /**
  * What loads a counted server: `prepare(amount)` readies that many requests (uncounted:
@@ -171,6 +178,7 @@ export async function countInstructions(
       process.execPath,
       '--single-threaded',
       ...UNDER_VALGRIND_NODE_FLAGS,
+      ...(plan.nodeFlags ?? []),
       // A compiled script (compiled-server.ts) starts without tsx's loader.
       ...(server.script.endsWith('.ts') ? ['--import', 'tsx'] : []),
       server.script,
