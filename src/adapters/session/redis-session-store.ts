@@ -1,7 +1,8 @@
 import { Cluster } from 'ioredis';
 import type { SessionStore, StoredRecord } from '../../application/ports/session-store.js';
-import { GatehouseError } from '../../domain/errors.js';
 import { decodeRecord, encodeRecord } from './record-json.js';
+import { ConnectionReports } from './redis-connection-reports.js';
+import { unavailable } from './redis-errors.js';
 import {
   clientAnswers,
   connectClient,
@@ -97,23 +98,23 @@ export class RedisSessionStore implements SessionStore {
   private readonly connectWaitMs: number;
   // Connection error codes already logged during the current outage: a reconnect loop
   // emits the same error every attempt, and one line per cause is enough.
-  private readonly reportedErrors = new Set<string>();
-  private unconfirmedReported = false;
+  private readonly reports: ConnectionReports;
 
   constructor(options: RedisSessionStoreOptions) {
     this.keyPrefix = options.keyPrefix;
     this.logger = options.logger;
+    this.reports = new ConnectionReports(options.logger);
     this.waitForReplica = options.waitForReplica;
     this.replicaWaitMs = Math.max(1, Math.floor(options.commandTimeoutMs / 2));
     this.connectWaitMs = options.commandTimeoutMs * 3;
     this.redis = createRedisClient(options.connection, options.commandTimeoutMs);
     // Always listen: without a listener ioredis writes each connection error's stack to
     // stderr on every reconnection attempt. Ours logs a code, once per cause and outage.
-    this.redis.on('error', (error: unknown) => this.reportConnectionError(error));
+    this.redis.on('error', (error: unknown) => this.reports.connectionFailed(error));
     // A cluster reports a lost node apart from its own state.
     if (this.redis instanceof Cluster)
-      this.redis.on('node error', (error: unknown) => this.reportConnectionError(error));
-    this.redis.on('ready', () => this.reportRecovery());
+      this.redis.on('node error', (error: unknown) => this.reports.connectionFailed(error));
+    this.redis.on('ready', () => this.reports.connected());
   }
 
   /**
@@ -240,7 +241,7 @@ export class RedisSessionStore implements SessionStore {
     const answered = await clientAnswers(this.redis);
     // A cluster stays `ready` while one of its primaries is replaced: its recovery is
     // seen here, by the readiness probe, rather than by a `ready` event.
-    if (answered) this.reportRecovery();
+    if (answered) this.reports.connected();
     return answered;
   }
 
@@ -304,10 +305,10 @@ export class RedisSessionStore implements SessionStore {
     if (written[0]) throw unavailable(written[0]);
     if (waited[0]) throw unavailable(waited[0]);
     if (typeof waited[1] !== 'number' || waited[1] < 1) {
-      this.reportUnconfirmed();
+      this.reports.unconfirmed();
       throw unavailable(new Error('No replica confirmed the write in time.'));
     }
-    this.unconfirmedReported = false;
+    this.reports.confirmed();
     return written[1];
   }
 
@@ -317,29 +318,6 @@ export class RedisSessionStore implements SessionStore {
     } catch (error) {
       throw unavailable(error);
     }
-  }
-
-  private reportConnectionError(error: unknown): void {
-    const code = errorCode(error);
-    if (this.reportedErrors.has(code)) return;
-    this.reportedErrors.add(code);
-    // The code only: ioredis errors may name the host, and the URL may hold a password.
-    this.logger.warn({ code }, 'The Redis session store connection failed; reconnecting in the background.');
-  }
-
-  private reportUnconfirmed(): void {
-    if (this.unconfirmedReported) return;
-    this.unconfirmedReported = true;
-    this.logger.warn(
-      {},
-      'A session-store write was refused: no replica confirmed it in time (ProjectTemplate:Session:Redis:WaitForReplica). Is a replica of every primary up?',
-    );
-  }
-
-  private reportRecovery(): void {
-    if (this.reportedErrors.size === 0) return;
-    this.reportedErrors.clear();
-    this.logger.warn({}, 'The Redis session store connection is restored.');
   }
 }
 
@@ -352,40 +330,4 @@ async function refreshedMap(cluster: Cluster, nodeKey: string): Promise<void> {
   await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
   const primary = cluster.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === nodeKey);
   await primary?.ping().catch(() => undefined);
-}
-
-/**
- * The store's one failure. The cause keeps name, message and code but not the
- * `command` ioredis attaches to reply errors: its arguments hold the session JSON.
- */
-function unavailable(error: unknown): GatehouseError {
-  const cause = error instanceof Error ? redacted(error) : new Error('Non-error thrown by the Redis client.');
-  return new GatehouseError('session.store_unavailable', 'The session store is unavailable.', { cause });
-}
-
-function redacted(error: Error): Error {
-  const copy = new Error(error.message);
-  copy.name = error.name;
-  if (error.stack !== undefined) copy.stack = error.stack;
-  if ('code' in error && typeof error.code === 'string') Object.assign(copy, { code: error.code });
-  return copy;
-}
-
-/**
- * A short identifier that is safe to log: Node's `ECONNREFUSED`, Redis's `WRONGPASS`,
- * or the error's class name. Never the message, which may name the host.
- */
-function errorCode(error: unknown): string {
-  if (!(error instanceof Error)) return 'UNKNOWN';
-  if ('code' in error && typeof error.code === 'string' && /^[A-Z0-9_]{1,40}$/.test(error.code)) return error.code;
-  const replyPrefix = /^([A-Z]{2,20}) /.exec(error.message);
-  if (error.name === 'ReplyError' && replyPrefix?.[1] !== undefined) return replyPrefix[1];
-  // ioredis gives up on the sentinels with a plain Error whose message quotes the last
-  // reply or socket error: its code is named, the rest of the message is not.
-  if (error.message.startsWith('All sentinels are unreachable')) {
-    const last =
-      /Last error: ([A-Z]{2,20})\b/.exec(error.message)?.[1] ?? /\b(E[A-Z]{3,20})\b/.exec(error.message)?.[1];
-    return last === undefined ? 'SENTINELS_UNREACHABLE' : `SENTINELS_UNREACHABLE_${last}`;
-  }
-  return /^[A-Za-z]{1,40}$/.test(error.name) ? error.name : 'UNKNOWN';
 }
