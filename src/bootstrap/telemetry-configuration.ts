@@ -27,6 +27,7 @@ const SAMPLERS = new Set([
  * is on when `Telemetry:Enabled` is true or an OTLP endpoint variable is set. `Metrics` and
  * `Traces` choose the signals; `OTEL_METRICS_EXPORTER=none` / `OTEL_TRACES_EXPORTER=none`
  * stop a signal's OTLP export only. Undefined: off, and nothing of the SDK is loaded.
+ * Throws a StartupError naming the variable for an OTLP protocol it cannot speak (grpc).
  */
 export function telemetryConfiguration(
   settings: TelemetrySettings,
