@@ -47,8 +47,8 @@ const CONNECTIONS = 1;
 /**
  * Fewer requests than the bench's own count (BENCH_PLAN): the gate must take under two
  * minutes of CI time; three runs of each row agreed within about 1% with this plan
- * (docs/performance.md, "The performance gate"), the memory row only on a quiet machine:
- * beside busy neighbours its windows read up to 8% high and fall, and it counts all five.
+ * (docs/performance.md, "The performance gate"), also beside busy neighbours since the
+ * count's session is no longer rewritten within it (BENCH_SESSION_SEEN_AHEAD_MS).
  */
 const GATE_PLAN: CountPlan = { warmUp: 8_000, rewarm: 1_000, window: 2_000, nodeFlags: FIXED_YOUNG_GENERATION };
 /**

@@ -72,6 +72,19 @@ const UNDER_VALGRIND = {
    * on how fast valgrind runs.
    */
   OTEL_BSP_SCHEDULE_DELAY: '600000',
+  /**
+   * A session's `lastSeenAt` is rewritten at most once a minute of wall-clock time: at
+   * native speed once in some hundreds of thousands of requests, under valgrind once in a
+   * few thousand, and more often the busier the machine. Each rewrite saves the session,
+   * sends its cookie again and deoptimizes the code that never did (koa-session's getter,
+   * `Cookies.get`, Node's `_storeHeader`); re-optimizing it spread over the next windows.
+   * Beside other jobs the memory row's windows fell from 259,000 to 241,000 over four;
+   * with the session last seen an hour ahead (so not rewritten within the count), its
+   * first two agreed (246,818 and 246,432), as they do on a quiet machine.
+   */
+  BENCH_SESSION_SEEN_AHEAD_MS: '3600000',
+  /** Log lines in full 4 KB blocks only, as at native speed under load (gatehouse-server.ts). */
+  BENCH_LOG_BLOCKS_ONLY: '1',
 };
 
 /**
