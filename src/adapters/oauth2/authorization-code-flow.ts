@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { equalSecrets } from '../../application/equal-secrets.js';
 import type { Clock } from '../../application/ports/clock.js';
+import { randomToken } from '../../application/random-token.js';
 import type {
   CallbackMessage,
   ChallengeStart,
@@ -86,8 +87,10 @@ export class AuthorizationCodeFlow {
    */
   async begin(extra: Readonly<Record<string, string>> = {}): Promise<ChallengeStart> {
     const config = await this.#options.configuration();
-    const state = client.randomState();
-    const codeVerifier = client.randomPKCECodeVerifier();
+    // 32 random bytes in base64url, as openid-client's randomState() and
+    // randomPKCECodeVerifier() make them, but from the pool (random-token.ts).
+    const state = randomToken(32);
+    const codeVerifier = randomToken(32);
     const secrets: Record<string, string> = { state, codeVerifier };
     const parameters: Record<string, string> = {
       ...extra,
@@ -101,7 +104,7 @@ export class AuthorizationCodeFlow {
     if (this.#options.scopes.length > 0) parameters.scope = this.#options.scopes.join(' ');
     const openIdConnect = this.#options.openIdConnect;
     if (openIdConnect) {
-      secrets.nonce = parameters.nonce = client.randomNonce();
+      secrets.nonce = parameters.nonce = randomToken(32);
       if (openIdConnect.responseMode === 'form_post') parameters.response_mode = 'form_post';
     }
     const pushed =
