@@ -30,7 +30,7 @@
  * before/after comparison), BENCH_PROFILE=1 (a .cpuprofile per row under
  * bench-results/profiles/<row>/, for scripts/bench/summarize-profile.ts), BENCH_CALLGRIND=1
  * (each row counted once more under valgrind's callgrind, in instructions per request:
- * scripts/bench/callgrind.ts), BENCH_COMPARE (a commit: the memory and Redis rows once more, served by
+ * scripts/bench/callgrind.ts), BENCH_COMPARE (a commit: the memory, Redis and challenge rows once more, served by
  * that commit's build, made once under bench-results/commits/ by scripts/bench/build-commit.ts, in the
  * same rounds; their ratios are printed beside the targets).
  *

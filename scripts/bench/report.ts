@@ -111,7 +111,9 @@ export function report(
   const redis = find('redis');
   const memory = find('memory');
   const atCommit = (row: RowResults) =>
-    row.definition.key === 'memory' ? find('memory-at') : row.definition.key === 'redis' ? find('redis-at') : undefined;
+    ['memory', 'redis', 'challenge'].includes(row.definition.key)
+      ? find(`${row.definition.key as 'memory' | 'redis' | 'challenge'}-at`)
+      : undefined;
   const ratioTo = (row: RowResults, reference: RowResults | undefined, of: 'rps' | 'cpu'): Spread | undefined => {
     if (!reference) return undefined;
     const ratios = row.runs.flatMap((run, round) => {

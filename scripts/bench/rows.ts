@@ -20,6 +20,7 @@ export interface RowDefinition {
     | 'cluster'
     | 'anonymous'
     | 'challenge'
+    | 'challenge-at'
     | 'frontchannel';
   name: string;
   script: string;
@@ -263,17 +264,20 @@ export function rowDefinitions(
   return compare ? rows.flatMap((row) => [row, ...atCommit(row, compare)]) : rows;
 }
 
+/** The rows a build of another commit serves once more: the performance gate's request paths and Redis. */
+const COMPARED_ROWS = new Set(['memory', 'redis', 'challenge']);
+
 /**
- * The memory and Redis rows once more, served by a build of another commit
+ * The memory, Redis and challenge rows once more, served by a build of another commit
  * (BENCH_COMPARE, build-commit.ts) through this checkout's bench server: a before/after
  * in the same rounds, where the machine's drift between minutes cancels out.
  */
 function atCommit(row: RowDefinition, build: CommitBuild): RowDefinition[] {
-  if (row.key !== 'memory' && row.key !== 'redis') return [];
+  if (!COMPARED_ROWS.has(row.key)) return [];
   return [
     {
       ...row,
-      key: row.key === 'memory' ? 'memory-at' : 'redis-at',
+      key: `${row.key as 'memory' | 'redis' | 'challenge'}-at`,
       name: `${row.name}, at ${build.commit}`,
       env: {
         ...row.env,
