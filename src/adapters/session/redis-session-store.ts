@@ -96,8 +96,7 @@ export class RedisSessionStore implements SessionStore {
   /** WAIT's own limit: half the command time-out, so that its answer arrives before the client gives up. */
   private readonly replicaWaitMs: number;
   private readonly connectWaitMs: number;
-  // Connection error codes already logged during the current outage: a reconnect loop
-  // emits the same error every attempt, and one line per cause is enough.
+  // A reconnect loop emits the same error every attempt: each cause is logged once per outage.
   private readonly reports: ConnectionReports;
 
   constructor(options: RedisSessionStoreOptions) {

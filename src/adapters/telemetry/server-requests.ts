@@ -36,7 +36,7 @@ export function serverRequests(
   if (!telemetry.tracing) return requestDurations(telemetry, options.fixedRoutes);
   return async function serverRequest(ctx, next) {
     const started = performance.now();
-    const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
+    const method = methodOf(ctx);
     const parent = options.trustProxy
       ? options.propagator.extract(ROOT_CONTEXT, ctx.headers, defaultTextMapGetter)
       : ROOT_CONTEXT;
@@ -73,11 +73,14 @@ function requestDurations(telemetry: OtelTelemetry, fixedRoutes: ReadonlySet<str
     try {
       await next();
     } finally {
-      const method = KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
-      const attributes = requestAttributes(method, ctx.status, routeOf(ctx, fixedRoutes));
+      const attributes = requestAttributes(methodOf(ctx), ctx.status, routeOf(ctx, fixedRoutes));
       telemetry.adapterDuration('http.server.request.duration', (performance.now() - started) / 1000, attributes);
     }
   };
+}
+
+function methodOf(ctx: Context): string {
+  return KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER';
 }
 
 /** The semantic conventions' attributes of a request: a request no route matched has no `http.route`. */
