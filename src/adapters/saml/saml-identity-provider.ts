@@ -1,5 +1,4 @@
-import { randomBytes, type KeyObject } from 'node:crypto';
-import type { ServiceProviderInstance } from 'samlify';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../application/ports/clock.js';
 import type { ObserveRequest } from '../outbound-requests.js';
 import type { HealthCheck } from '../../application/ports/health-check.js';
@@ -23,29 +22,21 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import type { PemKeyPair } from '../pem-key-pair.js';
-import { assertionClaims } from './assertion-claims.js';
 import { decryptionStepOf } from './assertion-decryption.js';
-import { checkAssertion, SAML_ID } from './assertion-checks.js';
-import { AssertionReplayCache } from './assertion-replay-cache.js';
-import { readDecryptedParts } from './decrypted-parts.js';
-import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-response-shape.js';
-import type { IdentityProviderMetadata, MetadataTrust } from './identity-provider-metadata.js';
+import { SAML_ID } from './assertion-checks.js';
+import type { MetadataTrust } from './identity-provider-metadata.js';
 import { loadMetadata, type LoadedMetadata } from './loaded-metadata.js';
 import { authnRequestXml, newRequestId } from './outgoing-messages.js';
-import { provenByAssertion } from './authn-statement.js';
 import { redirectBindingUrl } from './redirect-binding.js';
 import { RefreshingMetadata } from './refreshing-metadata.js';
-import { checkResponseShape } from './response-shape.js';
 import type { Saml2Settings } from './saml2-settings.js';
-import { samlifyServiceProvider, translateSamlifyError } from './samlify-entities.js';
+import { translateSamlifyError } from './samlify-entities.js';
 import { samlRefusal } from './saml-refusals.js';
 import type { SchemaCheck } from './saml-schema-validation.js';
 import { reportedStatus } from './saml-status.js';
-import { attributeOf } from './saml-xml.js';
 import { serviceProviderMetadataXml } from './service-provider-metadata.js';
-import { readSignedParts, type SignedParts } from './signed-parts.js';
-import { isWithinValidity, readPemCertificate } from './signing-certificate.js';
-import { signedInForLogout } from './signed-in-for-logout.js';
+import { readPemCertificate } from './signing-certificate.js';
+import { SamlResponseVerification } from './saml-response-verification.js';
 import { SamlSingleLogout } from './single-logout.js';
 import { namesNoRequest } from './unsolicited-response.js';
 import { postedResponseOf } from './posted-response.js';
@@ -93,16 +84,12 @@ export interface SamlProviderOptions {
 /**
  * SAML 2.0 Web Browser SSO (SAML Profiles 4.1) as a service provider, with samlify: the
  * AuthnRequest goes out with the HTTP-Redirect binding, the Response comes back with
- * HTTP-POST to the ACS (ModulePath). samlify checks the schema, the status, the signature
- * against the metadata's certificates, the Issuer and the Conditions window; this adapter
- * adds what samlify leaves to its caller (SECURITY.md), each on the signed element: the
- * response's shape (wrapping), SHA-256 or better, a signed Assertion when required,
- * certificate validity, Destination, Audience, the bearer confirmation (Recipient,
- * NotOnOrAfter, InResponseTo = this browser's request), and single use of the assertion.
- * With an encryption key configured, an encrypted assertion is decrypted here and held to
- * the same checks (#completeEncrypted). With AllowIdpInitiated, a response that names no
- * request at all is checked the same way without a flow (`unsolicited`). The metadata may
- * be a federation aggregate, signed.
+ * HTTP-POST to the ACS (ModulePath) and is verified to an identity by
+ * SamlResponseVerification (samlify's checks and those it leaves to its caller, on the
+ * signed elements; encrypted assertions decrypted here). With AllowIdpInitiated, a response
+ * that names no request at all is checked the same way without a flow (`unsolicited`).
+ * This class is the port's face: configuration checks, metadata (refreshed, possibly a
+ * signed federation aggregate), challenges, single logout, and the log line of each refusal.
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
@@ -112,10 +99,8 @@ export class SamlIdentityProvider implements IdentityProvider {
   /** ForceAuthn and RequestedAuthnContext (SAML Core 3.4.1) ask for a fresh or stronger sign-in; the AuthnStatement says what was done. */
   readonly supportsStepUp = true;
   readonly #options: SamlProviderOptions;
-  readonly #serviceProvider: ServiceProviderInstance;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
-  readonly #replay: AssertionReplayCache;
-  readonly #decryptionKeys: KeyObject[];
+  readonly #responses: SamlResponseVerification;
   readonly #trust: MetadataTrust;
   readonly #singleLogout: SamlSingleLogout | undefined;
   /** The single logout path, when SingleLogout is on: LogoutRequests and LogoutResponses arrive there. */
@@ -130,14 +115,6 @@ export class SamlIdentityProvider implements IdentityProvider {
     const { settings } = options;
     this.#options = options;
     this.info = options.info;
-    this.#serviceProvider = samlifyServiceProvider({
-      entityId: settings.EntityId,
-      acsUrl: options.acsUrl,
-      wantAssertionsSigned: settings.RequireSignedAssertions,
-      clockSkewMs: CLOCK_SKEW_MS,
-    });
-    this.#decryptionKeys = options.encryptionKeys.map((pair) => pair.privateKey);
-    this.#replay = new AssertionReplayCache(options.replayRecords);
     const metadataSigner = settings.MetadataSigningCertificate.trim();
     this.#trust = {
       idpEntityId: settings.IdpEntityId,
@@ -176,6 +153,18 @@ export class SamlIdentityProvider implements IdentityProvider {
       load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust, options.observeRequest),
       clock: options.clock,
       onLoadFailed: (error, retryInMs) => this.#metadataFailed(error, retryInMs),
+    });
+    this.#responses = new SamlResponseVerification({
+      settings,
+      acsUrl: options.acsUrl,
+      clock: options.clock,
+      validateSchema: options.validateSchema,
+      decryptionKeys: options.encryptionKeys.map((pair) => pair.privateKey),
+      authnContextMethods: options.authnContextMethods,
+      replayRecords: options.replayRecords,
+      metadata: () => this.#metadata.get(),
+      clockSkewMs: CLOCK_SKEW_MS,
+      keepsForLogout: this.#singleLogout !== undefined,
     });
     if (settings.AllowIdpInitiated) {
       this.unsolicited = {
@@ -260,7 +249,7 @@ export class SamlIdentityProvider implements IdentityProvider {
         });
       }
       ids.requestId = requestId;
-      return await this.#complete(message, requestId, ids);
+      return await this.#responses.verify(message, requestId, ids);
     } catch (thrown) {
       throw this.#refused('callback', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
     }
@@ -276,7 +265,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     const ids: Record<string, string> = {};
     try {
       const requestedReturnUrl = singleField(message.form, 'RelayState');
-      return { identity: await this.#complete(message, null, ids), requestedReturnUrl };
+      return { identity: await this.#responses.verify(message, null, ids), requestedReturnUrl };
     } catch (thrown) {
       throw this.#refused('unsolicited', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
     }
@@ -338,113 +327,6 @@ export class SamlIdentityProvider implements IdentityProvider {
     return this.#singleLogout.requestUrl(record, metadata);
   }
 
-  async #complete(
-    message: CallbackMessage,
-    requestId: string | null,
-    ids: Record<string, string>,
-  ): Promise<ProviderIdentity> {
-    const { encoded, xml, document } = postedResponseOf(message);
-    if (this.#decryptionKeys.length > 0 && hasEncryptedAssertion(document)) {
-      return this.#completeEncrypted(xml, document, requestId, ids);
-    }
-    const shape = checkResponseShape(document);
-    noteId(ids, 'responseId', attributeOf(shape.response, 'ID'));
-    noteId(ids, 'assertionId', attributeOf(shape.assertion, 'ID'));
-    if (this.#options.settings.RequireEncryptedAssertions) throw samlRefusal('idp.assertion_unencrypted');
-
-    const { metadata, entities } = await this.#metadata.get();
-    const signed = readSignedParts(
-      xml,
-      shape,
-      metadata.signingCertificates,
-      this.#options.settings.RequireSignedAssertions,
-    );
-    const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
-    const kept = this.#keptForLogout(signed.assertion, metadata);
-
-    // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
-    const [signer] = signed.signers;
-    const identityProvider = signer ? entities.get(signer.body) : undefined;
-    if (!identityProvider) throw samlRefusal('idp.signature_invalid');
-    await this.#serviceProvider.parseLoginResponse(identityProvider, 'post', { body: { SAMLResponse: encoded } });
-
-    // Last, so that only an assertion that passed every check is spent.
-    await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return this.#identity(signed.assertion, claims, kept);
-  }
-
-  /**
-   * An encrypted assertion, decrypted here (samlify's path through xml-encryption accepts
-   * RSA PKCS#1 v1.5 and Triple DES, cannot be constrained, and prints its errors), then held
-   * to every check a plain one gets, on the elements the signatures cover (DecryptedParts).
-   * samlify is not asked again: its double check would need the encrypted form. The schema
-   * check reads the response with the decrypted assertion in place.
-   */
-  async #completeEncrypted(
-    xml: string,
-    document: Document,
-    requestId: string | null,
-    ids: Record<string, string>,
-  ): Promise<ProviderIdentity> {
-    const shape = checkEncryptedResponseShape(document);
-    noteId(ids, 'responseId', attributeOf(shape.response, 'ID'));
-    const { metadata } = await this.#metadata.get();
-    const signed = readDecryptedParts(
-      xml,
-      shape,
-      metadata.signingCertificates,
-      this.#options.settings.RequireSignedAssertions,
-      this.#decryptionKeys,
-    );
-    noteId(ids, 'assertionId', attributeOf(signed.assertion, 'ID'));
-    const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
-    await this.#options.validateSchema(signed.decryptedResponseXml);
-    // The decrypted assertion names the sign-in for logout as a plain one does.
-    const kept = this.#keptForLogout(signed.assertion, metadata);
-    await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return this.#identity(signed.assertion, claims, kept);
-  }
-
-  /** The accepted assertion's identity: its claims, what its AuthnStatement proves, and what a logout will need. */
-  #identity(
-    assertion: Element,
-    claims: Readonly<Record<string, readonly string[]>>,
-    kept: ReturnType<typeof signedInForLogout> | undefined,
-  ) {
-    const authentication = provenByAssertion(assertion, claims, this.#options.authnContextMethods);
-    return kept ? { claims, authentication, ...kept } : { claims, authentication };
-  }
-
-  /** What a logout will need of this sign-in, when SingleLogout is on (signed-in-for-logout.ts). */
-  #keptForLogout(assertion: Element, metadata: IdentityProviderMetadata) {
-    return this.#singleLogout
-      ? signedInForLogout(assertion, metadata.entityId, this.#options.settings.EntityId)
-      : undefined;
-  }
-
-  /** What samlify leaves to its caller, on the signed parts: certificate validity, then checkAssertion; and the claims. */
-  #checkSigned(
-    signed: SignedParts,
-    unsignedResponse: Element,
-    metadata: IdentityProviderMetadata,
-    requestId: string | null,
-  ) {
-    const { settings, clock } = this.#options;
-    const now = clock.now();
-    if (settings.ValidateCertificates && !signed.signers.every((signer) => isWithinValidity(signer, now))) {
-      throw samlRefusal('idp.certificate_expired');
-    }
-    const checked = checkAssertion(signed, unsignedResponse, {
-      issuer: metadata.entityId,
-      audience: settings.EntityId,
-      acsUrl: this.#options.acsUrl,
-      requestId,
-      now,
-      clockSkewMs: CLOCK_SKEW_MS,
-    });
-    return { checked, claims: assertionClaims(signed.assertion), now };
-  }
-
   async #metadataOrRefusal(): Promise<LoadedMetadata> {
     try {
       return await this.#metadata.get();
@@ -486,8 +368,4 @@ export class SamlIdentityProvider implements IdentityProvider {
       'SAML step failed',
     );
   }
-}
-
-function noteId(ids: Record<string, string>, name: string, value: string | undefined): void {
-  if (value !== undefined && SAML_ID.test(value)) ids[name] = value;
 }
