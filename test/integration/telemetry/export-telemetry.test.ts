@@ -34,6 +34,11 @@ async function otlpReceiver(): Promise<{ url: string; received: Map<string, Rece
 }
 
 /** The JSON exports received at `path`, as one text. */
+/** Polls `condition` every 25 ms for up to two seconds: an export arrives when the SDK's batch timer says. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition() && waited < 2000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+}
+
 function jsonExports(received: Map<string, Received[]>, path: string): string {
   return JSON.stringify((received.get(path) ?? []).map((item) => JSON.parse(item.body.toString('utf8')) as unknown));
 }
@@ -165,15 +170,12 @@ describe('Telemetry: export', function () {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     });
     const exports = () => receiver.received.get('/v1/traces')?.length ?? 0;
-    const settle = async (until: () => boolean) => {
-      for (let waited = 0; !until() && waited < 2000; waited += 25) await new Promise((r) => setTimeout(r, 25));
-    };
     try {
       await fetch(`${running.url}/Account/Login`);
       await new Promise((r) => setTimeout(r, 300));
       expect(exports(), 'one span queued: no batch yet').to.equal(0);
       await fetch(`${running.url}/Account/Login`);
-      await settle(() => exports() > 0);
+      await waitUntil(() => exports() > 0);
       expect(exports(), 'two spans queued: one batch').to.equal(1);
       await fetch(`${running.url}/Account/Login`);
       await new Promise((r) => setTimeout(r, 300));
@@ -197,9 +199,7 @@ describe('Telemetry: export', function () {
     });
     try {
       await fetch(`${running.url}/Account/Login`);
-      for (let waited = 0; !receiver.received.has('/v1/traces') && waited < 2000; waited += 25) {
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await waitUntil(() => receiver.received.has('/v1/traces'));
       expect(receiver.received.get('/v1/traces'), 'exported before the stop').to.have.length(1);
     } finally {
       await running.close();
