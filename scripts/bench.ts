@@ -32,7 +32,9 @@
  * (each row counted once more under valgrind's callgrind, in instructions per request:
  * scripts/bench/callgrind.ts), BENCH_COMPARE (a commit: the memory, Redis and challenge rows once more, served by
  * that commit's build, made once under bench-results/commits/ by scripts/bench/build-commit.ts, in the
- * same rounds; their ratios are printed beside the targets).
+ * same rounds; their ratios are printed beside the targets), BENCH_SIDE_BY_SIDE=1 (with
+ * BENCH_COMPARE: each of those rows and its twin at the other commit loaded at the same
+ * time on the server core, half the connections each, rather than one after the other).
  *
  * The output and bench-results/bench.json name the commit measured (with `+ changes` when the
  * working tree differs from it): a table in docs/performance.md says which commit it is of.
@@ -47,7 +49,8 @@ import { buildCommit, type CommitBuild } from './bench/build-commit.js';
 import { commitStamp } from './bench/commit-stamp.js';
 import { startBenchDiscovery, type BenchDiscovery } from './bench/discovery-server.js';
 import { startOtlpSink } from './bench/otlp-sink.js';
-import { benchRow } from './bench/bench-row.js';
+import { benchRow, benchRowsTogether } from './bench/bench-row.js';
+import { measuredTogether } from './bench/measured-together.js';
 import { callgrindAvailable, countInstructionsPerRequest, WINDOWS_AGREE_WITHIN } from './bench/callgrind.js';
 import {
   bareKoaColdStartOnce,
@@ -97,6 +100,7 @@ const SECOND_LINE = 24;
 const instructionCounts = process.env.BENCH_CALLGRIND === '1' && callgrindAvailable;
 const resultsDir = join(projectRoot, 'bench-results');
 const profileDir = profile ? join(resultsDir, 'profiles') : undefined;
+const sideBySide = process.env.BENCH_SIDE_BY_SIDE === '1' && process.env.BENCH_COMPARE !== undefined;
 
 async function main(): Promise<void> {
   // Started before this process pins itself (its children would inherit the load core),
@@ -152,13 +156,23 @@ async function measure(
     .filter((definition) => onlyRows.includes(definition.key.replace(/-at$/, '')))
     .map((definition) => ({ definition, runs: [] }));
   for (let round = 1; round <= rounds; round++) {
-    for (const row of rows) {
-      if (row.definition.skip) continue;
-      process.stdout.write(`round ${round}: ${row.definition.name} ...`);
-      const run = await benchRow(row.definition, settings, profileDir);
-      row.runs.push(run);
-      const { requestsPerSecond, serverCpuMicrosPerRequest } = run.result;
-      process.stdout.write(` ${requestsPerSecond} req/s, ${serverCpuMicrosPerRequest ?? 'n/a'} µs CPU/request\n`);
+    for (const group of measuredTogether(rows, sideBySide)) {
+      const names = group.map((row) => row.definition.name).join(' | beside it | ');
+      process.stdout.write(`round ${round}: ${names} ...`);
+      const runs =
+        group.length === 1
+          ? [await benchRow(group[0]!.definition, settings, profileDir)]
+          : await benchRowsTogether(
+              group.map((row) => row.definition),
+              settings,
+              profileDir,
+            );
+      const said = runs.map((run, index) => {
+        group[index]!.runs.push(run);
+        const { requestsPerSecond, serverCpuMicrosPerRequest } = run.result;
+        return `${requestsPerSecond} req/s, ${serverCpuMicrosPerRequest ?? 'n/a'} µs CPU/request`;
+      });
+      process.stdout.write(` ${said.join(' | ')}\n`);
     }
   }
   // The telemetry row must have exported something, or it measured nothing of the export.
@@ -182,7 +196,7 @@ async function measure(
     }
   }
   console.log('');
-  const context = { settings, rounds, pinned, resultsDir, machine, commit, compared: compare?.commit };
+  const context = { settings, rounds, pinned, resultsDir, machine, commit, compared: compare?.commit, sideBySide };
   if (extras.size === 0) return report(rows, {}, context);
 
   const coldStart = extras.has('cold-start') ? await measureColdStarts() : undefined;

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,52 @@ export async function benchRow(
   settings: LoadSettings,
   profileDir: string | undefined,
 ): Promise<RowRun> {
-  const logFile = join(tmpdir(), `gatehouse-bench-${process.pid}-${Date.now()}.log`);
+  const [run] = await benchRowsTogether([definition], settings, profileDir);
+  return run!;
+}
+
+/**
+ * Several rows at once: every server started and checked, then all loaded at the same
+ * time, each with its share of the connections, on the one server core. Two builds
+ * measured this way share whatever else the machine is doing in those seconds, so their
+ * ratio holds where rows measured one after the other drift apart (BENCH_SIDE_BY_SIDE).
+ */
+export async function benchRowsTogether(
+  definitions: readonly RowDefinition[],
+  settings: LoadSettings,
+  profileDir: string | undefined,
+): Promise<RowRun[]> {
+  const servers: RowServer[] = [];
+  try {
+    for (const definition of definitions) servers.push(await startRowServer(definition, profileDir));
+    const share = { ...settings, connections: Math.max(1, Math.round(settings.connections / servers.length)) };
+    const results = await Promise.all(
+      servers.map(({ definition, url, headers, child }) =>
+        measureLoad(url, headers, definition.expectedStatus, share, () => cpuSecondsOf(child.pid)),
+      ),
+    );
+    // Stopped before the log is read: the server writes what it still holds as it exits.
+    await Promise.all(servers.map(({ child }) => stop(child)));
+    return servers.map(({ definition, logFile }, index) => ({
+      result: results[index]!,
+      ...(definition.script.includes('gatehouse') ? { requestLogLines: countRequestLines(logFile) } : {}),
+    }));
+  } finally {
+    await Promise.all(servers.map(({ child }) => stop(child)));
+    for (const { logFile } of servers) rmSync(logFile, { force: true });
+  }
+}
+
+interface RowServer {
+  definition: RowDefinition;
+  child: ChildProcess;
+  logFile: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+async function startRowServer(definition: RowDefinition, profileDir: string | undefined): Promise<RowServer> {
+  const logFile = join(tmpdir(), `gatehouse-bench-${process.pid}-${definition.key}-${Date.now()}.log`);
   // One folder per row: node names each thread's profile itself (the module loader's hooks thread writes one too).
   const nodeArgs = [
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, definition.key)}`] : []),
@@ -31,15 +77,11 @@ export async function benchRow(
     const url = `http://127.0.0.1:${port}${definition.path}`;
     const headers = { ...definition.headers, ...(definition.authenticated && cookie ? { cookie } : {}) };
     await checkAnswers(url, headers, definition);
-    const result = await measureLoad(url, headers, definition.expectedStatus, settings, () => cpuSecondsOf(child.pid));
-    await stop(child);
-    return {
-      result,
-      ...(definition.script.includes('gatehouse') ? { requestLogLines: countRequestLines(logFile) } : {}),
-    };
-  } finally {
+    return { definition, child, logFile, url, headers };
+  } catch (error) {
     await stop(child);
     rmSync(logFile, { force: true });
+    throw error;
   }
 }
 
