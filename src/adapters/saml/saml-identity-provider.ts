@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../application/ports/clock.js';
+import { randomToken } from '../../application/random-token.js';
 import type { ObserveRequest } from '../outbound-requests.js';
 import type { HealthCheck } from '../../application/ports/health-check.js';
 import type {
@@ -199,7 +199,7 @@ export class SamlIdentityProvider implements IdentityProvider {
 
   async beginChallenge(options: ChallengeOptions = {}): Promise<ChallengeStart> {
     // SAML Bindings 3.4.3: RelayState is at most 80 bytes; 256 random bits in base64url are 43.
-    const relayState = randomBytes(32).toString('base64url');
+    const relayState = randomToken(32);
     const { metadata } = await this.#metadataOrRefusal();
     const { settings, clock, signing } = this.#options;
     const id = newRequestId();

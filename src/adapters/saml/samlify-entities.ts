@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import samlify, { type IdentityProviderInstance, type ServiceProviderInstance } from 'samlify';
 import { isGatehouseError, type GatehouseError } from '../../domain/errors.js';
 import type { IdentityProviderMetadata } from './identity-provider-metadata.js';
+import { newRequestId } from './outgoing-messages.js';
 import { Bindings, NameIdFormats, Namespaces } from './saml-names.js';
 import { samlRefusal, type SamlRefusalCode } from './saml-refusals.js';
 import type { SigningCertificate } from './signing-certificate.js';
@@ -28,7 +28,7 @@ export function samlifyServiceProvider(options: ServiceProviderOptions): Service
     authnRequestsSigned: false,
     nameIDFormat: [NameIdFormats.unspecified],
     clockDrifts: [-options.clockSkewMs, options.clockSkewMs],
-    generateID: () => `_${randomBytes(20).toString('hex')}`,
+    generateID: newRequestId,
   };
   return samlify.ServiceProvider(settings);
 }
