@@ -22,9 +22,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
 import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
 import type { PemKeyPair } from '../pem-key-pair.js';
-import { decryptionStepOf } from './assertion-decryption.js';
 import { SAML_ID } from './assertion-checks.js';
-import type { MetadataTrust } from './identity-provider-metadata.js';
 import { loadMetadata, type LoadedMetadata } from './loaded-metadata.js';
 import { authnRequestXml, newRequestId } from './outgoing-messages.js';
 import { redirectBindingUrl } from './redirect-binding.js';
@@ -35,11 +33,12 @@ import { samlRefusal } from './saml-refusals.js';
 import type { SchemaCheck } from './saml-schema-validation.js';
 import { reportedStatus } from './saml-status.js';
 import { serviceProviderMetadataXml } from './service-provider-metadata.js';
-import { readPemCertificate } from './signing-certificate.js';
 import { SamlResponseVerification } from './saml-response-verification.js';
 import { SamlSingleLogout } from './single-logout.js';
-import { namesNoRequest } from './unsolicited-response.js';
+import { isUnsolicitedMessage } from './unsolicited-response.js';
 import { postedResponseOf } from './posted-response.js';
+import { checkedMetadataTrust } from './saml-provider-configuration.js';
+import { SamlRefusalLog } from './saml-refusal-log.js';
 import { singleField } from '../single-field.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
@@ -88,8 +87,9 @@ export interface SamlProviderOptions {
  * SamlResponseVerification (samlify's checks and those it leaves to its caller, on the
  * signed elements; encrypted assertions decrypted here). With AllowIdpInitiated, a response
  * that names no request at all is checked the same way without a flow (`unsolicited`).
- * This class is the port's face: configuration checks, metadata (refreshed, possibly a
- * signed federation aggregate), challenges, single logout, and the log line of each refusal.
+ * This class is the port's face: the configuration checked (saml-provider-configuration.ts),
+ * metadata (refreshed, possibly a signed federation aggregate), challenges, single logout,
+ * and each refusal logged (saml-refusal-log.ts) as it is thrown.
  */
 export class SamlIdentityProvider implements IdentityProvider {
   readonly info: IdentityProviderInfo;
@@ -101,32 +101,17 @@ export class SamlIdentityProvider implements IdentityProvider {
   readonly #options: SamlProviderOptions;
   readonly #metadata: RefreshingMetadata<LoadedMetadata>;
   readonly #responses: SamlResponseVerification;
-  readonly #trust: MetadataTrust;
+  readonly #log: SamlRefusalLog;
   readonly #singleLogout: SamlSingleLogout | undefined;
   /** The single logout path, when SingleLogout is on: LogoutRequests and LogoutResponses arrive there. */
   readonly logoutEndpoints: readonly LogoutEndpoint[] = [];
 
   constructor(options: SamlProviderOptions) {
-    const acs = URL.canParse(options.acsUrl) ? new URL(options.acsUrl) : undefined;
-    if (!acs || !/^https?:$/.test(acs.protocol) || acs.search !== '' || acs.hash !== '') {
-      throw new GatehouseError('config.invalid', 'The SAML ACS URL must be an absolute http(s) URL without query.');
-    }
-    if (!(options.timeoutMs > 0)) throw new GatehouseError('config.invalid', 'The SAML time-out must be positive.');
     const { settings } = options;
+    const trust = checkedMetadataTrust(options);
     this.#options = options;
     this.info = options.info;
-    const metadataSigner = settings.MetadataSigningCertificate.trim();
-    this.#trust = {
-      idpEntityId: settings.IdpEntityId,
-      signingCertificate: metadataSigner === '' ? undefined : readPemCertificate(metadataSigner),
-      signsAuthnRequests: settings.SignAuthnRequests,
-    };
-    if (metadataSigner !== '' && !this.#trust.signingCertificate) {
-      throw new GatehouseError('config.invalid', 'The SAML MetadataSigningCertificate is not a PEM certificate.');
-    }
-    if ((settings.SignAuthnRequests || settings.SingleLogout) && !options.signing) {
-      throw new GatehouseError('config.invalid', 'SAML signing needs SigningCertificate and SigningKey.');
-    }
+    this.#log = new SamlRefusalLog(options.logger, options.info.key);
     if (settings.SingleLogout && options.signing && options.singleLogoutUrl) {
       this.#singleLogout = new SamlSingleLogout({
         entityId: settings.EntityId,
@@ -150,9 +135,9 @@ export class SamlIdentityProvider implements IdentityProvider {
       ];
     }
     this.#metadata = new RefreshingMetadata({
-      load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), this.#trust, options.observeRequest),
+      load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), trust, options.observeRequest),
       clock: options.clock,
-      onLoadFailed: (error, retryInMs) => this.#metadataFailed(error, retryInMs),
+      onLoadFailed: (error, retryInMs) => this.#log.metadataFailed(error, retryInMs),
     });
     this.#responses = new SamlResponseVerification({
       settings,
@@ -168,15 +153,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     });
     if (settings.AllowIdpInitiated) {
       this.unsolicited = {
-        isUnsolicited: (message) => {
-          let document: Document;
-          try {
-            ({ document } = postedResponseOf(message));
-          } catch {
-            return false; // unreadable: the flow's way refuses it, with its reason
-          }
-          return namesNoRequest(document);
-        },
+        isUnsolicited: isUnsolicitedMessage,
         complete: (message) => this.#completeUnsolicited(message),
         defaultReturnUrl: settings.IdpInitiatedReturnUrl,
       };
@@ -232,7 +209,7 @@ export class SamlIdentityProvider implements IdentityProvider {
   reportedError(message: CallbackMessage): GatehouseError | undefined {
     try {
       const error = reportedStatus(postedResponseOf(message).document.documentElement);
-      if (error) this.#log('callback', error, {});
+      if (error) this.#log.refused('callback', error);
       return error;
     } catch {
       return undefined; // a message that cannot be read is refused by completeCallback, with its reason
@@ -251,7 +228,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       ids.requestId = requestId;
       return await this.#responses.verify(message, requestId, ids);
     } catch (thrown) {
-      throw this.#refused('callback', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
+      throw this.#log.refused('callback', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
     }
   }
 
@@ -267,7 +244,7 @@ export class SamlIdentityProvider implements IdentityProvider {
       const requestedReturnUrl = singleField(message.form, 'RelayState');
       return { identity: await this.#responses.verify(message, null, ids), requestedReturnUrl };
     } catch (thrown) {
-      throw this.#refused('unsolicited', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
+      throw this.#log.refused('unsolicited', isGatehouseError(thrown) ? thrown : translateSamlifyError(thrown), ids);
     }
   }
 
@@ -294,7 +271,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     try {
       return await singleLogout.receive(message, metadata);
     } catch (thrown) {
-      throw this.#refused('logout', isGatehouseError(thrown) ? thrown : samlRefusal('idp.logout_malformed'), {});
+      throw this.#log.refused('logout', isGatehouseError(thrown) ? thrown : samlRefusal('idp.logout_malformed'));
     }
   }
 
@@ -318,10 +295,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     const { metadata } = await this.#metadataOrRefusal();
     const location = metadata.singleLogout?.location;
     if (location !== undefined && new URL(location).origin !== this.formActionOrigin) {
-      this.#options.logger.warn(
-        { provider: this.info.key, stage: 'logout' },
-        'the SingleLogoutService is on another origin than MetadataUrl: signed out locally only',
-      );
+      this.#log.singleLogoutElsewhere();
       return undefined;
     }
     return this.#singleLogout.requestUrl(record, metadata);
@@ -331,41 +305,7 @@ export class SamlIdentityProvider implements IdentityProvider {
     try {
       return await this.#metadata.get();
     } catch (error) {
-      throw this.#refused('metadata', isGatehouseError(error) ? error : samlRefusal('idp.metadata_invalid'), {});
+      throw this.#log.refused('metadata', isGatehouseError(error) ? error : samlRefusal('idp.metadata_invalid'));
     }
-  }
-
-  /** Logs a refusal by its code and the message's IDs (shape-checked), never its content; returns it to throw. */
-  #refused(stage: string, error: GatehouseError, ids: Record<string, string>): GatehouseError {
-    this.#log(stage, error, ids);
-    return error;
-  }
-
-  /**
-   * A failed metadata load, once per attempt (attempts are spaced: refreshing-metadata.ts):
-   * its code, its reason (written by Gatehouse, never quoting the document or the URL), and
-   * when the next attempt may start. Requests meanwhile are refused with the same error.
-   */
-  #metadataFailed(error: unknown, retryInMs: number): void {
-    this.#options.logger.warn(
-      {
-        provider: this.info.key,
-        stage: 'metadata',
-        code: isGatehouseError(error) ? error.code : 'idp.metadata_invalid',
-        ...(isGatehouseError(error) && error.safe ? { reason: error.message } : {}),
-        retryInSeconds: Math.ceil(retryInMs / 1000),
-      },
-      'SAML metadata could not be loaded',
-    );
-  }
-
-  #log(stage: string, error: unknown, ids: Record<string, string>): void {
-    const code = isGatehouseError(error) ? error.code : 'idp.metadata_invalid';
-    // Which decryption step failed is for the operator only: the answer is the same for all.
-    const decryption = isGatehouseError(error) ? decryptionStepOf(error) : undefined;
-    this.#options.logger.warn(
-      { provider: this.info.key, stage, code, ...(decryption ? { decryption } : {}), ...ids },
-      'SAML step failed',
-    );
   }
 }

@@ -1,3 +1,5 @@
+import type { CallbackMessage } from '../../application/ports/identity-provider.js';
+import { postedResponseOf } from './posted-response.js';
 import { elementsBelow } from './saml-xml.js';
 
 /**
@@ -11,4 +13,15 @@ import { elementsBelow } from './saml-xml.js';
  */
 export function namesNoRequest(document: Document): boolean {
   return elementsBelow(document, (element) => element.hasAttribute('InResponseTo')).length === 0;
+}
+
+/** Whether a posted message is an unsolicited response; one that cannot be read is not (the flow's way refuses it, with its reason). */
+export function isUnsolicitedMessage(message: CallbackMessage): boolean {
+  let document: Document;
+  try {
+    ({ document } = postedResponseOf(message));
+  } catch {
+    return false;
+  }
+  return namesNoRequest(document);
 }
