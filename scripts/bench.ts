@@ -196,7 +196,7 @@ async function measure(
     }
   }
   console.log('');
-  const context = { settings, rounds, pinned, resultsDir, machine, commit, compared: compare?.commit, sideBySide };
+  const context = { settings, rounds, pinned, resultsDir, machine, commit, compared: compare?.commit };
   if (extras.size === 0) return report(rows, {}, context);
 
   const coldStart = extras.has('cold-start') ? await measureColdStarts() : undefined;

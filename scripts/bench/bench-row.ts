@@ -10,6 +10,8 @@ export interface RowRun {
   result: LoadResult;
   /** Request-log lines the server wrote (Gatehouse rows): proof that the log was really written. */
   requestLogLines?: number;
+  /** Loaded together with another row's server on the one server core (benchRowsTogether). */
+  sharedCore: boolean;
 }
 
 /** Starts the row's server, checks it answers as expected, loads it, stops it. */
@@ -46,6 +48,7 @@ export async function benchRowsTogether(
     await Promise.all(servers.map(({ child }) => stop(child)));
     return servers.map(({ definition, logFile }, index) => ({
       result: results[index]!,
+      sharedCore: servers.length > 1,
       ...(definition.script.includes('gatehouse') ? { requestLogLines: countRequestLines(logFile) } : {}),
     }));
   } finally {

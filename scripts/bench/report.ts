@@ -103,8 +103,6 @@ export function report(
     /** The commit measured (commit-stamp.ts), and the one its comparison rows were built from, if any. */
     commit: string;
     compared?: string;
-    /** The compared rows were loaded together with their twins at `compared` (BENCH_SIDE_BY_SIDE). */
-    sideBySide?: boolean;
   },
 ): void {
   const find = (key: RowDefinition['key']) => rows.find((row) => row.definition.key === key);
@@ -165,6 +163,7 @@ export function report(
       vsFloorInstructions: instructionRatio(floor, row),
       vsBareInstructions: instructionRatio(bare, row),
       runs: results,
+      sharedCore: row.runs.some((run) => run.sharedCore),
     };
   });
 
@@ -259,14 +258,10 @@ export function report(
       `finding a connection by e-mail domain, per lookup: ${discovery.lookups.map(({ connections: count, nsPerLookup }) => `${nsPerLookup} ns with ${count.toLocaleString('en-US')} connections`).join(', ')}`,
     );
   }
-  // Side by side, two servers share the core by design: under 90% each is expected there.
-  const sharesCore = (key: string) =>
-    context.sideBySide === true &&
-    context.compared !== undefined &&
-    summaries.some((other) => other.key === `${key.replace(/-at$/, '')}-at`);
   for (const s of summaries) {
     const unsaturated = s.runs.filter((r) => r.serverCpu !== undefined && r.serverCpu < 0.9).length;
-    if (unsaturated > 0 && !sharesCore(s.key))
+    // A row loaded side by side shares the core by design: under 90% is expected there.
+    if (unsaturated > 0 && !s.sharedCore)
       console.log(
         `note: in ${unsaturated} run(s) of "${s.name}" the server used under 90% of its core: compare CPU per request`,
       );
@@ -276,12 +271,11 @@ export function report(
   const redisRow = summaries.find((s) => s.key === 'redis');
   // Side by side, a compared row shared the server core with its twin: its ratios to the
   // other commit are the point, its ratios to the floor (measured alone) are not comparable.
-  const sharedCore = context.sideBySide === true && context.compared !== undefined;
-  if (sharedCore)
+  if (summaries.some((s) => s.sharedCore))
     console.log(
       `note: side by side, each compared row shared the server core with its twin at ${context.compared}: read its ratio to that twin; its ratios to the floor and bare Koa, measured alone, are not read against the targets`,
     );
-  const aloneRow = (row: typeof memoryRow) => (sharedCore ? undefined : row);
+  const aloneRow = (row: typeof memoryRow) => (row?.sharedCore ? undefined : row);
   const line = coldStart?.secondLine;
   const againstCommit: Target[] = context.compared
     ? [memoryRow, redisRow].flatMap((row) =>
@@ -378,7 +372,7 @@ export function report(
   const file = join(context.resultsDir, 'bench.json');
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), commit: context.commit, compared: context.compared, sideBySide: context.sideBySide, machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), commit: context.commit, compared: context.compared, machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
   );
   console.log(`\nwritten to ${file}`);
 }
