@@ -10,6 +10,7 @@
  * Prints `READY <port> <cookie header>` once listening; SIGTERM removes the session and
  * shuts down.
  */
+import type { FlushSchedule } from '../../src/adapters/logging/buffered-destination.js';
 import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
 import { randomText, signedInRecords } from './signed-in-record.js';
 
@@ -80,6 +81,6 @@ function missing(): never {
  * dozen requests where at native speed it holds thousands, so the timer, not the block,
  * would decide how lines leave, and more often the busier the machine.
  */
-function logSchedule(): { schedule?: (flush: () => void) => () => void } {
+function logSchedule(): { schedule?: FlushSchedule } {
   return process.env.BENCH_LOG_BLOCKS_ONLY === '1' ? { schedule: () => () => undefined } : {};
 }
