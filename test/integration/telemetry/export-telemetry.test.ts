@@ -242,6 +242,7 @@ describe('Telemetry: export', function () {
     const running = await startGatehouse({
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_METRIC_EXPORT_INTERVAL: '100',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_EXPORTER_OTLP_TIMEOUT: '100',
     });
     try {
@@ -250,7 +251,9 @@ describe('Telemetry: export', function () {
     } finally {
       await running.close();
     }
-    const reports = running.logs.filter((line) => line.includes('telemetry: exporting metrics failed'));
-    expect(reports).to.have.length(1);
+    for (const signal of ['metrics', 'traces']) {
+      const reports = running.logs.filter((line) => line.includes(`telemetry: exporting ${signal} failed`));
+      expect(reports, signal).to.have.length(1);
+    }
   });
 });
