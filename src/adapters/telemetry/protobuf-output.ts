@@ -18,6 +18,8 @@ export class ProtobufOutput {
   #position = 0;
 
   constructor(expectedBytes: number) {
+    // Not zeroed: every byte before the position is written before `finish` hands it out,
+    // and none after it ever leaves (an embedded message's length byte included).
     this.#buffer = Buffer.allocUnsafe(Math.max(expectedBytes, 64));
   }
 
