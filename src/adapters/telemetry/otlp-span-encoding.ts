@@ -16,12 +16,12 @@ type InstrumentationScope = ReadableSpan['instrumentationScope'];
 
 /**
  * An OTLP `ExportTraceServiceRequest` of finished spans, in Protocol Buffers: the same bytes
- * the SDK's own serializer writes (test/unit/telemetry/otlp-span-encoding.test.ts compares
- * them), written in one pass with Node's native string and hex writers. The SDK's writes
- * strings and ids a character at a time and measures the whole batch first, which made its
- * serialization the largest part of what a traced request costs (docs/performance.md,
- * Telemetry). Spans are grouped by resource, then by instrumentation scope, each group in
- * the order its first span came.
+ * the SDK's own serializer writes (test/unit/adapters/telemetry/otlp-span-encoding.test.ts
+ * compares them), in about half its time. The SDK's walks the whole batch twice, the first
+ * time only to measure it, and makes a new array for every id it writes; this one walks it
+ * once and decodes ids in place. The SDK's was the largest part of what a traced request
+ * cost (docs/performance.md, Telemetry). Spans are grouped by resource, then by
+ * instrumentation scope, each group in the order its first span came.
  */
 export function encodeTraceExportRequest(spans: readonly ReadableSpan[]): Uint8Array {
   const out = new ProtobufOutput(spans.length * EXPECTED_SPAN_BYTES);
