@@ -59,13 +59,13 @@ export class ProtobufOutput {
 
   fixed32(value: number): void {
     this.#reserve(4);
-    this.#position = this.#buffer.writeUInt32LE(value >>> 0, this.#position);
+    this.#uint32(value);
   }
 
   fixed64(low: number, high: number): void {
     this.#reserve(8);
-    this.#position = this.#buffer.writeUInt32LE(low, this.#position);
-    this.#position = this.#buffer.writeUInt32LE(high, this.#position);
+    this.#uint32(low);
+    this.#uint32(high);
   }
 
   double(value: number): void {
@@ -110,9 +110,12 @@ export class ProtobufOutput {
     this.varint32(length);
     this.#reserve(length);
     const buffer = this.#buffer;
+    const start = this.#position;
     for (let index = 0; index < length; index++) {
-      buffer[this.#position++] = (nibble(hex.charCodeAt(2 * index)) << 4) | nibble(hex.charCodeAt(2 * index + 1));
+      buffer[start + index] =
+        (HEX_DIGITS[hex.charCodeAt(2 * index)]! << 4) | HEX_DIGITS[hex.charCodeAt(2 * index + 1)]!;
     }
+    this.#position = start + length;
   }
 
   bytes(value: Uint8Array): void {
@@ -149,6 +152,17 @@ export class ProtobufOutput {
     return this.#buffer.subarray(0, this.#position);
   }
 
+  /** Four bytes, little-endian, into room already reserved (Buffer's writeUInt32LE checks its arguments first). */
+  #uint32(value: number): void {
+    const buffer = this.#buffer;
+    const at = this.#position;
+    buffer[at] = value;
+    buffer[at + 1] = value >>> 8;
+    buffer[at + 2] = value >>> 16;
+    buffer[at + 3] = value >>> 24;
+    this.#position = at + 4;
+  }
+
   #reserve(bytes: number): void {
     if (this.#position + bytes <= this.#buffer.length) return;
     const larger = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#position + bytes));
@@ -157,10 +171,11 @@ export class ProtobufOutput {
   }
 }
 
-/** A hex digit's value (0 to 9, a to f, A to F). */
-function nibble(code: number): number {
-  if (code <= 0x39) return code - 0x30;
-  return (code | 0x20) - 0x57;
+/** Each character code's value as a hex digit (0 to 9, a to f, A to F; any other is 0). */
+const HEX_DIGITS = new Uint8Array(128);
+for (let digit = 0; digit < 16; digit++) {
+  HEX_DIGITS['0123456789abcdef'.charCodeAt(digit)] = digit;
+  HEX_DIGITS['0123456789ABCDEF'.charCodeAt(digit)] = digit;
 }
 
 function varintSize(value: number): number {
