@@ -1,4 +1,4 @@
-import type { AttributeValue, Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
+import type { Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { FIXED32, FIXED64, LENGTH_DELIMITED, ProtobufOutput, VARINT } from './protobuf-output.js';
@@ -201,7 +201,7 @@ function writeKeyValue(out: ProtobufOutput, key: string, value: unknown): void {
 }
 
 /** An attribute's value as an AnyValue (one without a representation, such as `undefined`, as an empty one). */
-function writeAnyValue(out: ProtobufOutput, value: AttributeValue | unknown): void {
+function writeAnyValue(out: ProtobufOutput, value: unknown): void {
   if (typeof value === 'string') {
     out.tag(1, LENGTH_DELIMITED);
     out.string(value);
