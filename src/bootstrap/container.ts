@@ -14,7 +14,7 @@ import {
 } from '../application/ports/session-store.js';
 import { PoliciesToken, ProviderDefinitionsToken, SettingsToken } from '../application/settings-token.js';
 import { StepUps } from '../application/sign-in/step-ups.js';
-import { applicationPolicies } from './policies.js';
+import { applicationPolicies, logStepUps } from './policies.js';
 import { FlowRecords } from '../application/sign-in/flow-records.js';
 import { ProviderSessions } from '../application/sign-in/provider-sessions.js';
 import { SignInRecords } from '../application/sign-in/sign-in-records.js';
@@ -104,7 +104,9 @@ export async function composeServices(
 
   const container = rootContainer.createChildContainer();
   container.registerInstance(SettingsToken, settings);
-  container.registerInstance(PoliciesToken, applicationPolicies(settings.Authorization));
+  const policies = applicationPolicies(settings.Authorization);
+  logStepUps(policies, logger);
+  container.registerInstance(PoliciesToken, policies);
   container.registerInstance(ProviderDefinitionsToken, configuration.providers);
   container.registerInstance(LoggerToken, logger);
   container.registerInstance(ClockToken, clock);

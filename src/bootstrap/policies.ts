@@ -4,8 +4,10 @@ import {
   requireOrganization,
   type PolicyRegistry,
 } from '../domain/authorization/policies.js';
+import type { Logger } from '../application/ports/logger.js';
+import { describeNeed, mergeNeeds } from '../domain/authorization/authentication-need.js';
 import type { AuthorizationSettings } from '../domain/settings/settings.js';
-import { stepUpRequirements } from '../domain/authorization/step-up-settings.js';
+import { stepUpRequirements, stepUpSections } from '../domain/authorization/step-up-settings.js';
 
 /**
  * The one place where the application's named authorization policies are registered.
@@ -42,8 +44,24 @@ export function applicationPolicies(authorization: AuthorizationSettings): Polic
  * (validated-configuration.ts); one still here is a programming error and throws.
  */
 export function withStepUp(registry: PolicyRegistry, authorization: AuthorizationSettings): PolicyRegistry {
-  for (const [policy, section] of Object.entries(authorization.StepUp)) {
-    registry.strengthen(policy, ...stepUpRequirements(section));
+  for (const { policy, settings } of stepUpSections(authorization.StepUp)) {
+    registry.strengthen(policy, ...stepUpRequirements(settings));
   }
   return registry;
+}
+
+/**
+ * One start-up line per policy that asks something of the sign-in, saying what: the
+ * operator sees the step-up in force, and notices one that is missing (a setting that
+ * never reached the process is otherwise invisible).
+ */
+export function logStepUps(registry: PolicyRegistry, logger: Logger): void {
+  for (const policy of registry.list()) {
+    const needs = policy.requirements.flatMap((requirement) =>
+      requirement.kind === 'authentication' ? [requirement.need] : [],
+    );
+    if (needs.length === 0) continue;
+    const need = mergeNeeds(needs);
+    logger.info({ policy: policy.name, need }, `step-up: ${policy.name} needs ${describeNeed(need).join(' and ')}`);
+  }
 }

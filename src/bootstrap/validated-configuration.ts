@@ -78,7 +78,7 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
   });
   const logStartupErrors = options.logStartupErrors ?? true;
   // Mistyped values would make the rules below misread them: report what reading found first.
-  if (configuration.problems.length > 0) {
+  if (configuration.problems.some((problem) => problem.severity === 'error')) {
     report(
       logger,
       [...configuration.problems, ...checkUnknownKeys(settings, configuration.unknownKeys)],
@@ -89,6 +89,7 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
   report(
     logger,
     [
+      ...configuration.problems,
       ...checkSettings(settings, {
         environment,
         unknownKeys: configuration.unknownKeys,

@@ -5,7 +5,8 @@ import { defaultSettings } from '../../domain/settings/default-settings.js';
 import { error, keyOf, type SettingsProblem } from '../../domain/settings/problem.js';
 import type { Environment, ProjectTemplateSettings } from '../../domain/settings/settings.js';
 import { canonicalize, deepMerge, isPlainObject, type KeyFindings, type Tree } from './canonicalize.js';
-import { parseDotenv, treeFromEnvironment } from './environment-source.js';
+import { parseDotenv, shellDroppedNames, treeFromEnvironment } from './environment-source.js';
+import { withLabelledRows } from './labelled-rows.js';
 import type { SettingsSchema } from './settings-schema.js';
 import { validateTypes } from './validate-types.js';
 
@@ -46,7 +47,7 @@ export function loadConfiguration(
     treeFromEnvironment(processEnv),
   ];
   const merged = sources
-    .map((source) => canonicalize(source, schema.json, [], findings) as Tree)
+    .map((source) => withLabelledRows(canonicalize(source, schema.json, [], findings) as Tree, problems))
     .reduce((result, source) => deepMerge(result, source), {});
   for (const path of findings.duplicates) {
     problems.push(
@@ -57,6 +58,7 @@ export function loadConfiguration(
     );
   }
   problems.push(...validateTypes(merged, schema.validate));
+  problems.push(...shellDroppedNames(processEnv));
 
   const settings = merged as unknown as ProjectTemplateSettings;
   return {

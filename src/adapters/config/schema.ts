@@ -87,6 +87,7 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       StepUp: {
         type: 'object',
         additionalProperties: object({
+          Policy: string,
           MaxAuthenticationAgeSeconds: number,
           AuthenticationMethods: strings,
           AuthenticationContextClasses: strings,

@@ -60,12 +60,14 @@ export interface AuthorizationSettings {
   PermissionClaimType: string;
   AdministratorRoles: string[];
   ManageApplicationPermissions: string[];
-  /** `StepUp:<policy name>`: what a named policy asks of the sign-in itself (docs/step-up.md). */
+  /** `StepUp:<label>` (with `Policy`) or `StepUp:<policy name>`: what a named policy asks of the sign-in itself (docs/step-up.md). */
   StepUp: Readonly<Record<string, StepUpSettings>>;
 }
 
-/** One policy's `Authorization:StepUp:<policy name>` section; an absent key asks nothing. */
+/** One `Authorization:StepUp:<label>` section; an absent key asks nothing. */
 export interface StepUpSettings {
+  /** The policy's name; absent, the section's own name is (a name with a dot cannot be an environment variable's). */
+  Policy?: string;
   MaxAuthenticationAgeSeconds?: number;
   AuthenticationMethods?: string[];
   AuthenticationContextClasses?: string[];

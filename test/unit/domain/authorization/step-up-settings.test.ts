@@ -3,6 +3,7 @@ import {
   authnContextMethodProblems,
   stepUpProblems,
   stepUpRequirements,
+  stepUpSections,
 } from '../../../../src/domain/authorization/step-up-settings.js';
 import type { StepUpSettings } from '../../../../src/domain/settings/settings.js';
 
@@ -56,6 +57,41 @@ describe('Authorization:StepUp rules', () => {
       { kind: 'authentication', need: { methods: ['mfa'] } },
       { kind: 'authentication', need: { contextClasses: ['c'] } },
     ]);
+  });
+  describe('a section named otherwise, its policy in its Policy key (the environment spelling)', () => {
+    it('strengthens the policy its Policy key names', () => {
+      const stepUp = { AdminPages: { Policy: 'application.Role.Administrator', MaxAuthenticationAgeSeconds: 600 } };
+      expect(keysOf(stepUp)).to.deep.equal([]);
+      expect(stepUpSections(stepUp)).to.deep.equal([
+        { name: 'AdminPages', policy: 'application.Role.Administrator', settings: stepUp.AdminPages },
+      ]);
+    });
+    it('names the Policy key of a policy nobody registered, or of an empty one', () => {
+      expect(
+        keysOf({
+          AdminPages: { Policy: 'application.Role.Admin', MaxAuthenticationAgeSeconds: 60 },
+          Empty: { Policy: '', MaxAuthenticationAgeSeconds: 60 },
+        }),
+      ).to.deep.equal([`${ROOT}:AdminPages:Policy`, `${ROOT}:Empty:Policy`]);
+    });
+    it('refuses the policy name with _ for its dots, and says which Policy to set, never guessing it', () => {
+      const problems = stepUpProblems(
+        { application_Role_Administrator: { MaxAuthenticationAgeSeconds: 60 } },
+        POLICIES,
+      );
+      expect(problems.map((problem) => problem.key)).to.deep.equal([`${ROOT}:application_Role_Administrator`]);
+      expect(problems[0]?.message).to.contain(
+        `set ${ROOT}:application_Role_Administrator:Policy to application.Role.Administrator`,
+      );
+    });
+    it('refuses two sections for one policy (which one would count?)', () => {
+      expect(
+        keysOf({
+          'application.Role.Administrator': { MaxAuthenticationAgeSeconds: 600 },
+          AdminPages: { Policy: 'application.Role.Administrator', AuthenticationMethods: ['mfa'] },
+        }),
+      ).to.deep.equal([`${ROOT}:AdminPages:Policy`]);
+    });
   });
   it('refuses a SAML class mapped to no amr value', () => {
     expect(
