@@ -13,6 +13,7 @@ import { subjectOf, type Principal } from '../../domain/claims/principal.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { ClockToken, type Clock } from '../ports/clock.js';
 import type { ChallengeOptions, IdentityProvider } from '../ports/identity-provider.js';
+import { ReplayRecordStoreToken, type SessionStore } from '../ports/session-store.js';
 import { PoliciesToken } from '../settings-token.js';
 import type { SessionFields } from './session-fields.js';
 import { SignInRecords } from './sign-in-records.js';
@@ -41,6 +42,17 @@ export const STEP_UP_CLOCK_SKEW_MS = 3 * 60 * 1000;
  */
 export const STEP_UP_REPEAT_WINDOW_MS = 30 * 1000;
 
+/**
+ * How long a step-up's claim on the sign-in it upgraded is kept: longer than any flow can
+ * wait for its answer (FLOW_LIFETIME_MS, 15 minutes, and the minute its record outlives it).
+ */
+const STEP_UP_CLAIM_MS = 17 * 60 * 1000;
+
+/** The claim's key: the sign-in's reference, which is never given to another sign-in. */
+function stepUpClaimKey(signIn: string): string {
+  return `step-up-completed:${signIn}`;
+}
+
 const unavailable = (message: string) => new GatehouseError('auth.step_up_unavailable', message, { safe: true });
 const refuse = (code: string, message: string) => new GatehouseError(code, message, { safe: true });
 
@@ -55,6 +67,7 @@ export class StepUps {
     @inject(SignInRecords) private readonly signIns: SignInRecords,
     @inject(PoliciesToken) private readonly policies: PolicyRegistry,
     @inject(ClockToken) private readonly clock: Clock,
+    @inject(ReplayRecordStoreToken) private readonly claims: SessionStore,
   ) {}
 
   /**
@@ -141,6 +154,27 @@ export class StepUps {
         `The identity provider's sign-in does not meet what this page needs: ${describeNeed(flow.need, unmet).join(' and ')}.`,
       );
     }
+  }
+
+  /**
+   * Completes the step-up of its sign-in, in one atomic step across every instance: of two
+   * verified answers upgrading the same sign-in (two tabs, a callback sent twice at once),
+   * the first claims it and the other is refused (`idp.step_up_session_ended`), so one
+   * step-up leaves exactly one session. The claim is a replay record (never evicted early)
+   * kept as long as any flow naming that sign-in can still be answered.
+   */
+  async claim(flow: FlowStepUp): Promise<void> {
+    if (!(await this.claims.create(stepUpClaimKey(flow.signIn), {}, STEP_UP_CLAIM_MS))) {
+      throw refuse(
+        'idp.step_up_session_ended',
+        'This sign-in was strengthened already, by another answer: this one changed nothing. Use the page you were taken to.',
+      );
+    }
+  }
+
+  /** Gives the claim back when the step-up could not be completed after all: the session is as it was, and may try again. */
+  async unclaim(flow: FlowStepUp): Promise<void> {
+    await this.claims.destroy(stepUpClaimKey(flow.signIn)).catch(() => undefined);
   }
 
   /** The merged authentication need of `names`; an unknown name, or policies that ask nothing of the sign-in (or what none can meet), are refused. */

@@ -135,8 +135,20 @@ export class CompleteSignIn {
           { principal, proof: identity.authentication },
           input.session.fields,
         );
+        // Atomic: of two answers upgrading one sign-in, one completes (StepUps.claim).
+        await this.stepUps.claim(stepUp);
       }
-      const { subject, publicId } = await this.establish(provider, organization, principal, identity, input, stepUp);
+      const { subject, publicId } = await this.establish(
+        provider,
+        organization,
+        principal,
+        identity,
+        input,
+        stepUp,
+      ).catch(async (error: unknown) => {
+        if (stepUp) await this.stepUps.unclaim(stepUp);
+        throw error;
+      });
       // A sign-in the provider started is bound to no browser (login CSRF is its accepted
       // risk): a reviewer must be able to tell those apart in the trail; so is a step-up.
       const cause = unsolicited ? 'idp_initiated' : stepUp ? 'step_up' : undefined;

@@ -38,7 +38,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
   function compose() {
     const flows = new FlowRecords(pending);
     signIns = new SignInRecords(store, settings);
-    const stepUps = new StepUps(signIns, builtInPolicies(settings.Authorization), clock);
+    const stepUps = new StepUps(signIns, builtInPolicies(settings.Authorization), clock, store);
     begin = new BeginSignIn(
       new IdentityProviders([provider]),
       pending,
