@@ -66,13 +66,14 @@ export function demoSettings(demo: DemoRegistration): Record<string, string> {
     [`${oidc}FrontchannelLogoutPath`]: DEMO_FRONTCHANNEL_LOGOUT_PATH,
     // Step-up (docs/step-up.md): /Admin wants a sign-in with a second factor from the last
     // 10 minutes; the demo providers' "Also confirm with a one-time code" gives one.
+    [`${DEMO_ADMIN_STEP_UP}Policy`]: 'application.Role.Administrator',
     [`${DEMO_ADMIN_STEP_UP}MaxAuthenticationAgeSeconds`]: '600',
     [`${DEMO_ADMIN_STEP_UP}AuthenticationMethods__0`]: 'mfa',
   };
 }
 
-/** The demo's step-up section of the administrator policy (`Authorization:StepUp:application.Role.Administrator`). */
-const DEMO_ADMIN_STEP_UP = 'ProjectTemplate__Authorization__StepUp__application.Role.Administrator__';
+/** The demo's step-up section of the administrator policy, spelled as every shell passes it on (docs/step-up.md). */
+const DEMO_ADMIN_STEP_UP = 'ProjectTemplate__Authorization__StepUp__AdminPages__';
 
 /** The SAML identity provider the demo registers Gatehouse at, and what the login page calls it. */
 export interface DemoSamlRegistration {
