@@ -9,8 +9,10 @@
  * NODE_ENV=production, and nothing in src/ imports it.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { loadPrettyLogLines } from '../src/adapters/logging/pretty-log-lines.js';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
+import { listenFailure } from '../src/bootstrap/listen-failure.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
 import { startDemoOrganizations, type DemoOrganization } from './demo-organizations.js';
@@ -34,6 +36,8 @@ if ((process.env.NODE_ENV ?? 'development') === 'production') {
 }
 
 const port = Number(process.env.PORT ?? 3000);
+// Before five servers start: a port still held by an earlier run is said in one line.
+await ensureFree(port);
 const appOrigin = `http://127.0.0.1:${port}`;
 // Where a Gatehouse of your own may run against these providers (README: "Your own configuration against the demo providers").
 const yourAppOrigin = (process.env.DEMO_YOUR_APP_ORIGIN ?? 'http://127.0.0.1:3001').replace(/\/+$/, '');
@@ -112,7 +116,14 @@ try {
   console.error(`${error.message}\n${error.problems.map((problem) => `  ${formatProblem(problem)}`).join('\n')}`);
   process.exit(1);
 }
-await gatehouse.listen(port, '127.0.0.1');
+try {
+  await gatehouse.listen(port, '127.0.0.1');
+} catch (error) {
+  const failure = listenFailure(error, '127.0.0.1', port);
+  if (!failure) throw error;
+  console.error(`The demo cannot start: ${failure}`);
+  process.exit(1);
+}
 const metricsUrl = await gatehouse.metricsUrl();
 // The start's lines (the connections added) above the banner, not in the middle of it:
 // written now, then by pino-pretty's asynchronous stdout writer, which a moment's wait lets finish.
@@ -203,8 +214,21 @@ function describeAccess(user: { roles: string[]; permissions: string[] }): strin
   return grants.length > 0 ? grants.join(', ') : 'no roles, so /Admin says access denied';
 }
 
+/** Exits with the one-line reason when `port` cannot be listened on, before anything else starts. */
+async function ensureFree(port: number): Promise<void> {
+  const probe = createServer();
+  const failure = await new Promise<string | undefined>((resolve) => {
+    probe.once('error', (error) => resolve(listenFailure(error, '127.0.0.1', port) ?? String(error)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(undefined)));
+  });
+  if (failure === undefined) return;
+  console.error(`The demo cannot start: ${failure}`);
+  process.exit(1);
+}
+
+// No drain: nothing balances load onto a demo, and Ctrl+C then a new start must find the port free.
 const stop = async () => {
-  await gatehouse.shutdown();
+  await gatehouse.shutdown({ drain: false });
   await idp.close();
   await samlIdp.close();
   await social.close();

@@ -61,8 +61,8 @@ export interface Gatehouse {
   listen(port: number, host: string): Promise<Server>;
   /** The Prometheus scrape URL once listening, when `Telemetry:PrometheusPort` asks for one. */
   metricsUrl(): Promise<string | undefined>;
-  /** Readiness 503 at once, keep serving for the drain period, stop accepting, close stores. */
-  shutdown(): Promise<void>;
+  /** Readiness 503 at once, keep serving for the drain period (unless `drain: false`), stop accepting, close stores. */
+  shutdown(options?: { drain?: boolean }): Promise<void>;
 }
 
 /**

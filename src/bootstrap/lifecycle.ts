@@ -6,8 +6,11 @@ import type { SessionStores } from './session-stores.js';
 export interface Lifecycle {
   /** Connects the stores, then listens. */
   listen(port: number, host: string): Promise<Server>;
-  /** Readiness 503 at once, keep serving for the drain period, stop accepting, let requests finish, close stores. */
-  shutdown(): Promise<void>;
+  /**
+   * Readiness 503 at once, keep serving for the drain period, stop accepting, let requests
+   * finish, close stores. `drain: false` skips the drain period (Ctrl+C in development).
+   */
+  shutdown(options?: { drain?: boolean }): Promise<void>;
 }
 
 export function lifecycle(
@@ -36,10 +39,10 @@ export function lifecycle(
         server = listening;
       });
     },
-    shutdown: async () => {
+    shutdown: async ({ drain: draining = true } = {}) => {
       stopWatching?.();
       drain.startDraining();
-      await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
+      if (draining) await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
       if (server) {
         const closed = new Promise((resolve) => server?.close(resolve));
         server.closeIdleConnections();

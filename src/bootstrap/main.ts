@@ -3,6 +3,7 @@ import { loadPrettyLogLines } from '../adapters/logging/pretty-log-lines.js';
 import { forcedExitDelayMs } from '../domain/settings/shutdown-timing.js';
 import { flushCompileCache } from './compile-cache.js';
 import { createGatehouse } from './gatehouse.js';
+import { listenFailure } from './listen-failure.js';
 import { noProviderHint } from './no-provider-hint.js';
 import { dropUrlParseDeprecation } from './process-warnings.js';
 import { formatProblem, StartupError } from './startup-error.js';
@@ -33,7 +34,15 @@ async function main(): Promise<void> {
     throw error;
   }
   const { port, host } = gatehouse.listenOn;
-  const server = await gatehouse.listen(port, host);
+  let server;
+  try {
+    server = await gatehouse.listen(port, host);
+  } catch (error) {
+    const failure = listenFailure(error, host, port);
+    if (!failure) throw error;
+    process.stderr.write(`Gatehouse cannot start: ${failure}\n`);
+    process.exit(1);
+  }
   const address = server.address();
   const url =
     typeof address === 'object' && address
@@ -47,6 +56,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    // The drain keeps a replica serving while a load balancer notices it is leaving: it
+    // protects requests in production. Ctrl+C at a developer's terminal stops at once, so
+    // the next start finds the port free.
+    const drain = !(signal === 'SIGINT' && gatehouse.environment === 'development');
     // Due after the drain and the time to close, never with the drain's own end: a timer
     // due then would cut the closing short (ShutdownDrainSeconds=25 once exited 1 at 25 s).
     const forcedExitAfterMs = forcedExitDelayMs(gatehouse.settings.Hosting);
@@ -54,8 +67,8 @@ async function main(): Promise<void> {
       gatehouse.logger.error({ forcedExitAfterMs }, 'shutdown did not finish in time: exiting now');
       process.exit(1);
     }, forcedExitAfterMs).unref();
-    const stopped = gatehouse.shutdown(); // readiness answers 503 from here on
-    gatehouse.logger.info({ signal, forcedExitAfterMs }, 'shutting down: draining');
+    const stopped = gatehouse.shutdown({ drain }); // readiness answers 503 from here on
+    gatehouse.logger.info({ signal, forcedExitAfterMs }, drain ? 'shutting down: draining' : 'shutting down');
     gatehouse.flushLog(); // at once, as the "listening" line: whoever watches sees the drain begin
     stopped.then(
       () => {
