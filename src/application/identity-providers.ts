@@ -1,15 +1,21 @@
-import { connectionIdInPath, type Connection } from '../domain/connections/connection.js';
+import { CONNECTIONS_PATH_PREFIX, connectionIdInPath, type Connection } from '../domain/connections/connection.js';
 import type { OrganizationBinding } from '../domain/connections/organization-guard.js';
 import { callbackPathOf } from '../domain/providers/provider-definition.js';
 import type { ProviderKey } from '../domain/settings/settings.js';
 import type { ConnectionAdapters, ConnectionStatus } from './connections/connection-adapters.js';
 import type { IdentityProvider, IdentityProviderInfo, LogoutEndpoint } from './ports/identity-provider.js';
 
-/** Where a request to a provider-owned path goes. */
+/**
+ * Where a request to a provider-owned path goes, and the route it is counted under: the
+ * path as configured (`/signin-oidc`), or a connection's as a template
+ * (`/connections/:name/signin-oidc`), never the path as the request spelled it. Paths
+ * match in any letter case and connections are many: a label taken from the request
+ * would let anyone make metric series at will.
+ */
 export type ProviderPath =
-  | { provider: IdentityProvider; at: 'callback' }
+  | { provider: IdentityProvider; at: 'callback'; route: string }
   /** One of its logout endpoints (one per channel). */
-  | { provider: IdentityProvider; at: 'logout'; endpoint: LogoutEndpoint }
+  | { provider: IdentityProvider; at: 'logout'; endpoint: LogoutEndpoint; route: string }
   /** A path under `/connections/<name>/` of no connection in force (removed, say): refused plainly. */
   | { provider: undefined; at: 'unknown_connection' };
 
@@ -35,9 +41,10 @@ export class IdentityProviders {
     this.#byKey = new Map(builtIn.map((provider) => [provider.info.key, provider]));
     const byPath = new Map<string, ProviderPath>();
     for (const provider of builtIn) {
-      byPath.set(provider.info.callbackPath.toLowerCase(), { provider, at: 'callback' });
+      const callbackPath = provider.info.callbackPath;
+      byPath.set(callbackPath.toLowerCase(), { provider, at: 'callback', route: callbackPath });
       for (const endpoint of provider.logoutEndpoints ?? []) {
-        byPath.set(endpoint.path.toLowerCase(), { provider, at: 'logout', endpoint });
+        byPath.set(endpoint.path.toLowerCase(), { provider, at: 'logout', endpoint, route: endpoint.path });
       }
     }
     this.#byPath = byPath;
@@ -79,9 +86,10 @@ export class IdentityProviders {
     if (!adapter) return { provider: undefined, at: 'unknown_connection' };
     const provider = await adapter;
     const lower = path.toLowerCase();
-    if (provider.info.callbackPath.toLowerCase() === lower) return { provider, at: 'callback' };
+    const callbackPath = provider.info.callbackPath;
+    if (callbackPath.toLowerCase() === lower) return { provider, at: 'callback', route: connectionRoute(callbackPath) };
     const endpoint = provider.logoutEndpoints?.find((candidate) => candidate.path.toLowerCase() === lower);
-    return endpoint ? { provider, at: 'logout', endpoint } : undefined;
+    return endpoint ? { provider, at: 'logout', endpoint, route: connectionRoute(endpoint.path) } : undefined;
   }
 
   /** What the login page lists: the deployment's own providers, then the connections shown there. */
@@ -134,6 +142,15 @@ export class IdentityProviders {
     const connection = this.connections?.registry.byName(key);
     return connection && bindingOf(connection);
   }
+}
+
+/** The route of every connection's path: its protocol's own suffix after the name (`/connections/:name/saml2/acs`). */
+export const CONNECTION_ROUTE_PREFIX = '/connections/:name';
+
+/** A connection's configured path (derived from its name, read-connection.ts) as its route template. */
+function connectionRoute(configuredPath: string): string {
+  const afterName = configuredPath.indexOf('/', CONNECTIONS_PATH_PREFIX.length);
+  return afterName === -1 ? CONNECTION_ROUTE_PREFIX : CONNECTION_ROUTE_PREFIX + configuredPath.slice(afterName);
 }
 
 export function bindingOf(connection: Connection): OrganizationBinding {

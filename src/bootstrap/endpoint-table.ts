@@ -101,6 +101,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       governance: parts.governance,
       now: parts.now,
       organizationMemberPolicy: ApplicationPolicyNames.OrganizationMember,
+      organizationAdministratorPolicy: ApplicationPolicyNames.OrganizationAdministrator,
     }),
   ];
 }

@@ -2,6 +2,7 @@ import {
   builtInPolicies,
   definePolicy,
   requireOrganization,
+  requireOrganizationRole,
   type PolicyRegistry,
 } from '../domain/authorization/policies.js';
 import type { Logger } from '../application/ports/logger.js';
@@ -25,12 +26,25 @@ import { stepUpRequirements, stepUpSections } from '../domain/authorization/step
 export const ApplicationPolicyNames = {
   /** Signed in through a connection of the organization the route's `:organization` names. */
   OrganizationMember: 'application.Organization.Member',
+  /**
+   * An administrator of the organization the route's `:organization` names: the organization
+   * role `admin`, which only that organization's connection's `RoleMappings` grants.
+   */
+  OrganizationAdministrator: 'application.Organization.Administrator',
 } as const;
 
 export function applicationPolicies(authorization: AuthorizationSettings): PolicyRegistry {
   const registry = builtInPolicies(authorization);
   registry.add(
     definePolicy(ApplicationPolicyNames.OrganizationMember, requireOrganization({ routeParameter: 'organization' })),
+  );
+  // A customer's own administrators administer their organization, never the deployment
+  // (application.Role.Administrator is met only by the deployment's own sign-ins).
+  registry.add(
+    definePolicy(
+      ApplicationPolicyNames.OrganizationAdministrator,
+      requireOrganizationRole('admin', { routeParameter: 'organization' }),
+    ),
   );
   // A policy can also ask how recently or how strongly the person signed in, in code
   // (requireRecentAuthentication(300), requireAuthenticationMethod('mfa'),

@@ -18,8 +18,10 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 
  * The outermost middleware when telemetry is on: one server span per request (made the
  * active span, so the log lines, audit events, store calls and provider requests below are
  * its children or carry its ids) and one `http.server.request.duration` measurement. The
- * route is the template the router matched (`/Account/Sessions/:id`), never the path;
- * a request no route matched has none. An incoming `traceparent` is followed only when
+ * route is the template the router matched (`/Account/Sessions/:id`), a provider's path as
+ * configured or a connection's template (`/connections/:name/signin-oidc`, set by the
+ * authentication middleware), never the path as sent: every value comes from a set fixed
+ * at start, and a request no route matched has none (one series for all of them). An incoming `traceparent` is followed only when
  * `Hosting:TrustProxy` says a proxy we trust sits in front: anyone else's would let a
  * client pick the trace its requests are filed under.
  */

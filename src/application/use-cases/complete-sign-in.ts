@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
 import { withProvenAuthentication } from '../../domain/authorization/authentication-need.js';
+import { deploymentClaimTypes } from '../../domain/authorization/deployment-claims.js';
 import { subjectOf } from '../../domain/claims/principal.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
@@ -107,9 +108,12 @@ export class CompleteSignIn {
     @inject(StepUps) private readonly stepUps: StepUps,
   ) {
     this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
+    this.deploymentClaims = deploymentClaimTypes(settings.Authorization);
   }
 
   private readonly absoluteLifetimeMs: number;
+  /** The claim types only the deployment's own sign-ins may fill (a connection's are dropped: withOrganization). */
+  private readonly deploymentClaims: ReadonlySet<string>;
 
   async execute(input: CompleteSignInInput): Promise<{ returnUrl: string }> {
     const { request, provider: key } = input;
@@ -314,7 +318,7 @@ export class CompleteSignIn {
   ): Principal {
     const refusal = organizationRefusal(organization, principal, rawClaims);
     if (refusal) throw refuse(refusal, ORGANIZATION_REFUSALS[refusal]);
-    return withOrganization(principal, organization);
+    return withOrganization(principal, organization, this.deploymentClaims);
   }
 
   private async refuseEndedAtProvider(provider: ProviderKey, logoutKeys: readonly string[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { ClaimTypes } from '../claims/claim-types.js';
-import type { Principal } from '../claims/principal.js';
+import { claimValues, speaksForDeployment, type Principal } from '../claims/principal.js';
 import {
   describeNeed,
   mergeNeeds,
@@ -69,14 +69,22 @@ export function describeRequirement(requirement: Requirement): string {
   switch (requirement.kind) {
     case 'authenticated':
       return AUTHENTICATED_USER;
-    case 'claim':
-      return requirement.allowedValues.length === 0
-        ? `claim ${requirement.claimType} present`
-        : `claim ${requirement.claimType} in [${requirement.allowedValues.join(', ')}]`;
-    case 'organization':
-      return 'organization' in requirement
-        ? `member of the organization ${requirement.organization}`
-        : `member of the organization the route names (:${requirement.routeParameter})`;
+    case 'claim': {
+      const claim =
+        requirement.allowedValues.length === 0
+          ? `claim ${requirement.claimType} present`
+          : `claim ${requirement.claimType} in [${requirement.allowedValues.join(', ')}]`;
+      return requirement.deploymentOnly ? `${claim} from the deployment's own sign-in` : claim;
+    }
+    case 'organization': {
+      const member =
+        'organization' in requirement
+          ? `member of the organization ${requirement.organization}`
+          : `member of the organization the route names (:${requirement.routeParameter})`;
+      return requirement.grant
+        ? `${member} with ${requirement.grant.claimType} in [${requirement.grant.values.join(', ')}]`
+        : member;
+    }
     case 'authentication':
       return describeNeed(requirement.need).join(' and ');
     case 'custom':
@@ -89,20 +97,19 @@ function isSatisfied(requirement: Requirement, principal: Principal, resource: A
     case 'authenticated':
       return true;
     case 'claim':
+      if (requirement.deploymentOnly && !speaksForDeployment(principal)) return false;
       // Type and value compare exactly (ordinal): `administrator` is not `Administrator`.
-      return principal.claims.some(
-        (claim) =>
-          claim.type === requirement.claimType &&
-          (requirement.allowedValues.length === 0 || requirement.allowedValues.includes(claim.value)),
-      );
+      return hasClaim(principal, requirement.claimType, requirement.allowedValues);
     case 'organization': {
       // A route without the parameter names no organization: nobody is its member (closed).
       const wanted =
         'organization' in requirement ? requirement.organization : resource.routeParameters[requirement.routeParameter];
+      if (wanted === undefined || wanted === '') return false;
+      // One organization per sign-in: its roles are the roles in that organization, so the two are read together.
+      const organizations = claimValues(principal, ClaimTypes.Organization);
+      if (organizations.length !== 1 || organizations[0] !== wanted) return false;
       return (
-        wanted !== undefined &&
-        wanted !== '' &&
-        principal.claims.some((claim) => claim.type === ClaimTypes.Organization && claim.value === wanted)
+        requirement.grant === undefined || hasClaim(principal, requirement.grant.claimType, requirement.grant.values)
       );
     }
     case 'authentication':
@@ -113,4 +120,10 @@ function isSatisfied(requirement: Requirement, principal: Principal, resource: A
     case 'custom':
       return requirement.test(principal);
   }
+}
+
+function hasClaim(principal: Principal, type: string, allowedValues: readonly string[]): boolean {
+  return principal.claims.some(
+    (claim) => claim.type === type && (allowedValues.length === 0 || allowedValues.includes(claim.value)),
+  );
 }

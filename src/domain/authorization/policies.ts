@@ -1,3 +1,4 @@
+import { ClaimTypes } from '../claims/claim-types.js';
 import type { Principal } from '../claims/principal.js';
 import { GatehouseError } from '../errors.js';
 import type { AuthorizationSettings } from '../settings/settings.js';
@@ -7,14 +8,20 @@ import { PolicyNames } from './policy-names.js';
 /** One condition a policy puts on the principal. */
 export type Requirement =
   | { kind: 'authenticated' }
-  /** A claim of `claimType` whose value is one of `allowedValues`; empty = any value (claim present). */
-  | { kind: 'claim'; claimType: string; allowedValues: readonly string[] }
+  /**
+   * A claim of `claimType` whose value is one of `allowedValues`; empty = any value (claim
+   * present). With `deploymentOnly` (every `requireRole` and `requirePermission`), only a
+   * sign-in that speaks for the deployment counts: one through the deployment's own
+   * providers, never a customer organization's connection (`speaksForDeployment`).
+   */
+  | { kind: 'claim'; claimType: string; allowedValues: readonly string[]; deploymentOnly?: boolean }
   /**
    * Membership of an organization (`application:organization`, which only a connection's
-   * sign-in carries): a fixed one, or the one a route parameter names (`/orgs/:organization/...`).
+   * sign-in carries): a fixed one, or the one a route parameter names (`/orgs/:organization/...`);
+   * with `grant`, also one of its organization roles or permissions, read with it.
    */
-  | { kind: 'organization'; organization: string }
-  | { kind: 'organization'; routeParameter: string }
+  | { kind: 'organization'; organization: string; grant?: OrganizationGrant }
+  | { kind: 'organization'; routeParameter: string; grant?: OrganizationGrant }
   /**
    * How, or how recently, the person signed in (`application:auth_time`, `amr`, `acr`).
    * Failing only these is not "denied" but "sign in again" (step-up: docs/step-up.md).
@@ -22,6 +29,15 @@ export type Requirement =
   | { kind: 'authentication'; need: AuthenticationNeed }
   /** Application logic; `test` must be pure and must not throw for "no". */
   | { kind: 'custom'; description: string; test: (principal: Principal) => boolean };
+
+/** A role or permission within the organization (`application:organization_role` / `_permission`): one of `values`. */
+export interface OrganizationGrant {
+  claimType: typeof ClaimTypes.OrganizationRole | typeof ClaimTypes.OrganizationPermission;
+  values: readonly string[];
+}
+
+/** Which organization a requirement is about: a fixed one, or the one a route parameter names. */
+export type OrganizationInScope = string | { organization: string } | { routeParameter: string };
 
 /** A named set of requirements; all of them must hold. */
 export interface Policy {
@@ -44,26 +60,59 @@ export function requireClaim(claimType: string, allowedValues: readonly string[]
  * from a provider, so a customer's identity provider cannot make its users members of
  * another customer.
  */
-export function requireOrganization(organization: string | { routeParameter: string }): Requirement {
-  if (typeof organization !== 'string') return { kind: 'organization', routeParameter: organization.routeParameter };
-  if (organization.trim() === '') {
-    throw new GatehouseError('config.invalid_policy', 'An organization requirement needs an organization identifier.');
-  }
-  return { kind: 'organization', organization };
+export function requireOrganization(organization: OrganizationInScope): Requirement {
+  return organizationRequirement(organization);
 }
 
 /**
- * A claim of `claimType` (normally `RoleClaimType`) with one of `roles`. An empty list is
- * refused, as ASP.NET's `RolesAuthorizationRequirement` does: as a claim requirement it
+ * A role within the organization (`application:organization_role`, which Gatehouse sets
+ * only from the connection's `RoleMappings`), in the organization named:
+ * `requireOrganizationRole('admin', { routeParameter: 'organization' })` for the one the
+ * route names, `requireOrganizationRole(['admin', 'owner'], 'acme')` for a fixed one.
+ */
+export function requireOrganizationRole(
+  roles: string | readonly string[],
+  organization: OrganizationInScope,
+): Requirement {
+  const values = someValues('organization-role', typeof roles === 'string' ? [roles] : roles);
+  return organizationRequirement(organization, { claimType: ClaimTypes.OrganizationRole, values });
+}
+
+/** A permission within the organization (`application:organization_permission`, from `PermissionMappings`). */
+export function requireOrganizationPermission(
+  permissions: string | readonly string[],
+  organization: OrganizationInScope,
+): Requirement {
+  const values = someValues('organization-permission', typeof permissions === 'string' ? [permissions] : permissions);
+  return organizationRequirement(organization, { claimType: ClaimTypes.OrganizationPermission, values });
+}
+
+function organizationRequirement(organization: OrganizationInScope, grant?: OrganizationGrant): Requirement {
+  const extra = grant ? { grant } : {};
+  if (typeof organization === 'object' && 'routeParameter' in organization) {
+    return { kind: 'organization', routeParameter: organization.routeParameter, ...extra };
+  }
+  const fixed = typeof organization === 'string' ? organization : organization.organization;
+  if (fixed.trim() === '') {
+    throw new GatehouseError('config.invalid_policy', 'An organization requirement needs an organization identifier.');
+  }
+  return { kind: 'organization', organization: fixed, ...extra };
+}
+
+/**
+ * A claim of `claimType` (normally `RoleClaimType`) with one of `roles`, from a sign-in
+ * that speaks for the deployment: a customer organization's connection cannot meet it,
+ * whatever its provider sends (use `requireOrganizationRole` for its roles). An empty list
+ * is refused, as ASP.NET's `RolesAuthorizationRequirement` does: as a claim requirement it
  * would mean "any role at all", which is never what a role check intends.
  */
 export function requireRole(claimType: string, roles: readonly string[]): Requirement {
-  return requireSomeValue('role', claimType, roles);
+  return { ...requireSomeValue('role', claimType, roles), deploymentOnly: true };
 }
 
-/** A claim of `claimType` (normally `PermissionClaimType`) with one of `permissions`; empty is refused. */
+/** A claim of `claimType` (normally `PermissionClaimType`) with one of `permissions`, for the deployment (as `requireRole`); empty is refused. */
 export function requirePermission(claimType: string, permissions: readonly string[]): Requirement {
-  return requireSomeValue('permission', claimType, permissions);
+  return { ...requireSomeValue('permission', claimType, permissions), deploymentOnly: true };
 }
 
 /** A sign-in at most `seconds` old (OpenID `max_age`): sensitive actions ask for a recent one. */
@@ -94,14 +143,18 @@ function someValues(what: string, values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
-function requireSomeValue(what: string, claimType: string, values: readonly string[]): Requirement {
+function requireSomeValue(
+  what: string,
+  claimType: string,
+  values: readonly string[],
+): Extract<Requirement, { kind: 'claim' }> {
   if (values.length === 0) {
     throw new GatehouseError(
       'config.invalid_policy',
       `A ${what} requirement on claim type "${claimType}" needs at least one allowed value.`,
     );
   }
-  return requireClaim(claimType, values);
+  return { kind: 'claim', claimType, allowedValues: [...values] };
 }
 
 /**

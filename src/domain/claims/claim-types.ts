@@ -15,6 +15,19 @@ export const ClaimTypes = {
   Organization: 'application:organization',
   /** The connection that signed the user in (set by Gatehouse). */
   Connection: 'application:connection',
+  /**
+   * A role within `application:organization`, never the deployment's: set by Gatehouse
+   * only from the connection's `RoleMappings` (docs/connections.md, What a customer's
+   * provider can grant). Read together with the organization claim.
+   */
+  OrganizationRole: 'application:organization_role',
+  /** A permission within `application:organization`: set by Gatehouse only from the connection's `PermissionMappings`. */
+  OrganizationPermission: 'application:organization_permission',
+  /**
+   * Present (`true`) only on a sign-in through a connection the deployment's configuration
+   * marked `GrantsDeploymentRoles`: its roles and permissions are the deployment's.
+   */
+  GrantsDeploymentRoles: 'application:grants_deployment_roles',
   /** When the person last authenticated at the provider, in seconds since the epoch (set by Gatehouse: docs/step-up.md). */
   AuthTime: 'application:auth_time',
   /** How the person authenticated (`amr` values, RFC 8176; set by Gatehouse). */
@@ -32,6 +45,10 @@ export const ClaimTypes = {
 export const GATEHOUSE_SET_CLAIMS: ReadonlySet<string> = new Set([
   ClaimTypes.Organization,
   ClaimTypes.Connection,
+  // Only a connection's mappings make an organization role; only the configuration lets a connection speak for the deployment.
+  ClaimTypes.OrganizationRole,
+  ClaimTypes.OrganizationPermission,
+  ClaimTypes.GrantsDeploymentRoles,
   // From what the provider's protocol proved (ID token, AuthnStatement), never from an attribute:
   // a provider attribute `application:amr=mfa` would otherwise pass any step-up.
   ClaimTypes.AuthTime,

@@ -28,12 +28,25 @@ export function findClaim(principal: Principal, type: string): string | undefine
   return principal.claims.find((claim) => claim.type === type)?.value;
 }
 
-/** What to call the user on a page: the name, else the email, else the subject identifier. */
+/**
+ * Whether the sign-in speaks for the deployment, so its roles and permissions are the
+ * deployment's: true for the deployment's own providers (no connection), and for a
+ * connection only when the configuration let it grant them (`GrantsDeploymentRoles`). A
+ * customer organization's connection speaks for its organization only.
+ */
+export function speaksForDeployment(principal: Principal): boolean {
+  return (
+    !principal.claims.some((claim) => claim.type === ClaimTypes.Connection) ||
+    principal.claims.some((claim) => claim.type === ClaimTypes.GrantsDeploymentRoles && claim.value === 'true')
+  );
+}
+
 /** The user's subject (`application:subject`), if a provider named one. */
 export function subjectOf(principal: Principal): string | undefined {
   return findClaim(principal, ClaimTypes.Subject);
 }
 
+/** What to call the user on a page: the name, else the email, else the subject identifier. */
 export function displayName(principal: Principal): string | undefined {
   return (
     findClaim(principal, ClaimTypes.Name) ??

@@ -25,6 +25,19 @@ export interface ConnectionKeys {
   SendLoginHint: boolean;
   /** The connection's own claim mappings, added to (or overriding) its protocol's built-in table. */
   ClaimMappings: ClaimMappings;
+  /**
+   * The provider's role or group value -> an organization role (`application:organization_role`).
+   * The only way anything the provider sends becomes a role: nothing by default.
+   */
+  RoleMappings: ClaimMappings;
+  /** The provider's role, group or permission value -> an organization permission (`application:organization_permission`). */
+  PermissionMappings: ClaimMappings;
+  /**
+   * Let this connection's provider grant the deployment's own roles and permissions (a
+   * deployment's staff signing in through a connection of its own). Only the deployment's
+   * configuration can say it: a file of the watched folder that sets it is refused.
+   */
+  GrantsDeploymentRoles: boolean;
 }
 
 export const CONNECTION_KEY_KINDS = {
@@ -37,6 +50,9 @@ export const CONNECTION_KEY_KINDS = {
   AllowConsumerDomains: 'boolean',
   SendLoginHint: 'boolean',
   ClaimMappings: 'mappings',
+  RoleMappings: 'mappings',
+  PermissionMappings: 'mappings',
+  GrantsDeploymentRoles: 'boolean',
 } as const satisfies Record<keyof ConnectionKeys, string>;
 
 export const CONNECTION_KEY_DEFAULTS: Omit<ConnectionKeys, 'Protocol' | 'Organization' | 'Domains'> = {
@@ -46,6 +62,9 @@ export const CONNECTION_KEY_DEFAULTS: Omit<ConnectionKeys, 'Protocol' | 'Organiz
   AllowConsumerDomains: false,
   SendLoginHint: true,
   ClaimMappings: {},
+  RoleMappings: {},
+  PermissionMappings: {},
+  GrantsDeploymentRoles: false,
 };
 
 /** A connection as a directory declares it: its name, where it came from, the keys it sets (typed), and reading problems. */
@@ -60,6 +79,12 @@ export interface ConnectionDeclaration {
   section: Readonly<Record<string, unknown>>;
   /** What reading found wrong already (not JSON, a wrong type, an unknown key, an unreadable secret file). */
   problems: readonly SettingsProblem[];
+  /**
+   * True only for a connection of the deployment's configuration, which the operator alone
+   * writes; a folder's file (a provisioning job or a customer may fill it) is never trusted
+   * to let a connection grant the deployment's roles.
+   */
+  fromConfiguration?: boolean;
 }
 
 /**
@@ -80,6 +105,12 @@ export interface Connection {
   readonly showOnLoginPage: boolean;
   readonly sendLoginHint: boolean;
   readonly claimMappings: Readonly<ClaimMappings>;
+  /** The provider's value -> organization role (`RoleMappings`). */
+  readonly roleMappings: Readonly<ClaimMappings>;
+  /** The provider's value -> organization permission (`PermissionMappings`). */
+  readonly permissionMappings: Readonly<ClaimMappings>;
+  /** Its provider's roles and permissions are the deployment's (configuration only). */
+  readonly grantsDeploymentRoles: boolean;
   /** The protocol's section: its defaults, the keys set, the paths derived from the name, `Scheme` the name. */
   readonly settings: ProviderCommonSettings;
   /** The identity provider as declared (OpenID Connect issuer, SAML entity ID or metadata URL): one connection each. */

@@ -10,6 +10,12 @@ export interface OrganizationBinding {
   organization: string;
   /** Normalized `Domains` patterns. */
   domains: readonly string[];
+  /** The provider's role or group value -> organization role (`RoleMappings`). */
+  roleMappings: Readonly<Record<string, string>>;
+  /** The provider's role, group or permission value -> organization permission (`PermissionMappings`). */
+  permissionMappings: Readonly<Record<string, string>>;
+  /** The configuration let this connection grant the deployment's roles and permissions. */
+  grantsDeploymentRoles: boolean;
 }
 
 /** Why a sign-in through a connection is refused: a stable code each. */
@@ -41,15 +47,60 @@ export function organizationRefusal(
   return addresses.every(inDomains) ? undefined : 'idp.domain_not_allowed';
 }
 
-/** The principal with the claims only Gatehouse sets: the organization and the connection. */
-export function withOrganization(principal: Principal, binding: OrganizationBinding): Principal {
+/**
+ * The principal a connection's sign-in becomes, with the claims only Gatehouse sets:
+ * - the organization and the connection, from the binding (whatever the principal carried);
+ * - organization roles and permissions, from the binding's mappings of the values the
+ *   provider sent as roles, groups or permissions (an unmapped value grants nothing);
+ * - unless the configuration let this connection grant them, none of the deployment's
+ *   role and permission claims (`deploymentClaimTypes`): a customer's provider speaks for
+ *   its own organization only, so its `Administrator` is never the deployment's.
+ */
+export function withOrganization(
+  principal: Principal,
+  binding: OrganizationBinding,
+  deploymentClaimTypes: ReadonlySet<string>,
+): Principal {
   const issuer = principal.scheme;
+  const providerValues = new Set(
+    principal.claims
+      .filter((claim) => PROVIDER_ROLE_SOURCES.has(claim.type) || deploymentClaimTypes.has(claim.type))
+      .map((claim) => claim.value),
+  );
+  const mapped = (mappings: Readonly<Record<string, string>>, type: string) => {
+    const values = new Set<string>();
+    for (const value of providerValues) {
+      // Own keys only: a provider value `constructor` or `__proto__` maps to nothing.
+      const target = Object.hasOwn(mappings, value) ? mappings[value] : undefined;
+      if (target !== undefined) values.add(target);
+    }
+    return [...values].map((value) => ({ type, value, issuer }));
+  };
+  const kept = principal.claims.filter(
+    (claim) =>
+      !ORGANIZATION_CLAIMS.has(claim.type) && (binding.grantsDeploymentRoles || !deploymentClaimTypes.has(claim.type)),
+  );
   return {
     scheme: principal.scheme,
     claims: [
-      ...principal.claims,
+      ...kept,
       { type: ClaimTypes.Organization, value: binding.organization, issuer },
       { type: ClaimTypes.Connection, value: binding.connection, issuer },
+      ...mapped(binding.roleMappings, ClaimTypes.OrganizationRole),
+      ...mapped(binding.permissionMappings, ClaimTypes.OrganizationPermission),
+      ...(binding.grantsDeploymentRoles ? [{ type: ClaimTypes.GrantsDeploymentRoles, value: 'true', issuer }] : []),
     ],
   };
 }
+
+/** The application claims a provider's roles, groups and permissions arrive as (its protocol's table maps them there). */
+const PROVIDER_ROLE_SOURCES: ReadonlySet<string> = new Set([ClaimTypes.Role, ClaimTypes.Group, ClaimTypes.Permission]);
+
+/** The claims a connection's binding alone sets: any earlier value of them is replaced, never kept beside. */
+const ORGANIZATION_CLAIMS: ReadonlySet<string> = new Set([
+  ClaimTypes.Organization,
+  ClaimTypes.Connection,
+  ClaimTypes.OrganizationRole,
+  ClaimTypes.OrganizationPermission,
+  ClaimTypes.GrantsDeploymentRoles,
+]);

@@ -1,5 +1,5 @@
 import type { ProviderDefinition } from '../providers/provider-definition.js';
-import { error, type SettingsProblem } from '../settings/problem.js';
+import { error, warning, type SettingsProblem } from '../settings/problem.js';
 import { checkProvider, type ProviderSection } from '../settings/provider-rules.js';
 import type { ClaimMappings, Environment, ProviderCommonSettings } from '../settings/settings.js';
 import {
@@ -71,6 +71,25 @@ export function readConnection(
   else if (organization.length > 200 || /\p{Cc}/u.test(organization)) {
     problems.push(error(key('Organization'), 'must be at most 200 characters, without control characters'));
   }
+  const grantsDeploymentRoles = section.GrantsDeploymentRoles === true;
+  if (grantsDeploymentRoles && declaration.fromConfiguration !== true) {
+    problems.push(
+      error(
+        key('GrantsDeploymentRoles'),
+        "can be set only in the deployment's configuration (Authentication:Connections), never in a connection file: a customer's identity provider grants roles in its own organization only",
+      ),
+    );
+  } else if (grantsDeploymentRoles) {
+    // Said at every start: an operator reviewing the log sees which provider can make deployment administrators.
+    problems.push(
+      warning(
+        key('GrantsDeploymentRoles'),
+        "is true: this connection's identity provider grants the deployment's own roles and permissions (its Administrator administers the whole deployment)",
+      ),
+    );
+  }
+  checkRoleMappings(section.RoleMappings, key('RoleMappings'), problems);
+  checkRoleMappings(section.PermissionMappings, key('PermissionMappings'), problems);
   const allowConsumer = section.AllowConsumerDomains === true;
   const domains = readDomains(section.Domains, allowConsumer, key('Domains'), problems);
 
@@ -102,6 +121,9 @@ export function readConnection(
       sendLoginHint:
         typeof section.SendLoginHint === 'boolean' ? section.SendLoginHint : CONNECTION_KEY_DEFAULTS.SendLoginHint,
       claimMappings: readMappings(section.ClaimMappings),
+      roleMappings: readMappings(section.RoleMappings),
+      permissionMappings: readMappings(section.PermissionMappings),
+      grantsDeploymentRoles,
       settings,
       issuer: issuer?.value ?? '',
       issuerSetting: issuer?.key ?? '',
@@ -136,6 +158,21 @@ function readDomains(value: unknown, allowConsumer: boolean, key: string, proble
     } else domains.push(pattern);
   });
   return domains;
+}
+
+/** A mapping's values name organization roles or permissions: plain words, never empty (an empty one would grant nothing anyone can ask for). */
+function checkRoleMappings(value: unknown, key: string, problems: SettingsProblem[]): void {
+  for (const [source, target] of Object.entries(readMappings(value))) {
+    if (source === '' || target.trim() === '' || target.length > 200 || /\p{Cc}/u.test(target + source)) {
+      problems.push(
+        error(
+          key,
+          'maps each provider value to a non-empty name of at most 200 characters, without control characters',
+        ),
+      );
+      return;
+    }
+  }
 }
 
 function readMappings(value: unknown): ClaimMappings {

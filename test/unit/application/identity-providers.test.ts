@@ -87,13 +87,14 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
     expect(await providers.byKey('Saml2')).to.equal(undefined);
   });
 
-  it("builtInAt: the deployment's own callback and logout paths, in any letter case", () => {
-    expect(providers.builtInAt('/signin-oidc')).to.deep.equal({ provider: own, at: 'callback' });
-    expect(providers.builtInAt('/SIGNIN-OIDC')).to.deep.equal({ provider: own, at: 'callback' });
-    expect(providers.builtInAt('/backchannel-logout-oidc')).to.deep.equal({
+  it("builtInAt: the deployment's own callback and logout paths, in any letter case, routed as configured", () => {
+    expect(providers.builtInAt('/signin-oidc')).to.deep.equal({ provider: own, at: 'callback', route: '/signin-oidc' });
+    expect(providers.builtInAt('/SIGNIN-OIDC')).to.deep.equal({ provider: own, at: 'callback', route: '/signin-oidc' });
+    expect(providers.builtInAt('/BackChannel-Logout-OIDC')).to.deep.equal({
       provider: own,
       at: 'logout',
       endpoint: own.logoutEndpoints?.[0],
+      route: '/backchannel-logout-oidc',
     });
     expect(providers.builtInAt('/connections/acme/saml2/acs')).to.equal(undefined);
     expect(providers.builtInAt('/')).to.equal(undefined);
@@ -107,9 +108,13 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
     const acs = await providers.connectionAt('/connections/acme/saml2/acs');
     expect(acs?.at).to.equal('callback');
     expect(acs?.provider?.info.key).to.equal('Acme');
-    expect((await providers.connectionAt('/CONNECTIONS/Acme/SAML2/ACS'))?.at).to.equal('callback');
-    const logout = await providers.connectionAt('/connections/globex/backchannel-logout');
+    const shouted = await providers.connectionAt('/CONNECTIONS/Acme/SAML2/ACS');
+    expect(shouted?.at).to.equal('callback');
+    // Counted under the template, whatever the connection and however the path was spelled.
+    expect(shouted && 'route' in shouted && shouted.route).to.equal('/connections/:name/saml2/acs');
+    const logout = await providers.connectionAt('/connections/GLOBEX/backchannel-logout');
     expect(logout?.at).to.equal('logout');
+    expect(logout && 'route' in logout && logout.route).to.equal('/connections/:name/backchannel-logout');
     expect(logout?.provider?.info.key).to.equal('Globex');
     // Another connection's path under this one's name is nobody's.
     expect(await providers.connectionAt('/connections/acme/signin-oidc')).to.equal(undefined);

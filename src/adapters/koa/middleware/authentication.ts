@@ -61,8 +61,9 @@ function handleOwned(
       safe: true,
     });
   }
-  // A registered provider's own path: a route of its own, as bounded as the configuration.
-  ctx.state.route = ctx.path;
+  // A registered provider's own path: counted under its configured path or template, never
+  // the path as sent (it matches in any letter case).
+  ctx.state.route = owned.route;
   return owned.at === 'callback'
     ? deps.remoteCallbacks.handle(ctx, owned.provider)
     : deps.providerLogouts.handle(ctx, owned);

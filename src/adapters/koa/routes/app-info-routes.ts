@@ -32,7 +32,7 @@ export function administratorAppInfo(info: AppInfo, now: number) {
 /**
  * The sample application-information API. `/api/app-info` has no metadata (fallback);
  * the others declare named policies (`/api/organizations/:organization/app-info`: members
- * of the organization the route names). `/api/app-info/manage` also shows the governance
+ * of the organization the route names; `.../app-info/admin`: its administrators). `/api/app-info/manage` also shows the governance
  * seam: it is consulted only after the endpoint's authorization has passed.
  */
 export function appInfoRoutes(deps: {
@@ -41,6 +41,8 @@ export function appInfoRoutes(deps: {
   now: () => number;
   /** The application's policy admitting the members of the organization a route names (src/bootstrap/policies.ts). */
   organizationMemberPolicy: string;
+  /** The application's policy admitting the administrators (organization role) of the organization a route names. */
+  organizationAdministratorPolicy: string;
 }): Endpoint[] {
   const summary = () => summarizeAppInfo(deps.info, deps.now());
   return [
@@ -58,6 +60,15 @@ export function appInfoRoutes(deps: {
       metadata: authorize(deps.organizationMemberPolicy),
       handler: (ctx) => {
         sendJson(ctx, { organization: String(ctx.params.organization), ...summary() });
+      },
+    },
+    {
+      // One organization's administrators only: an organization role from its connection's RoleMappings.
+      method: 'GET',
+      path: RoutePaths.organizationAppInfoAdmin,
+      metadata: authorize(deps.organizationAdministratorPolicy),
+      handler: (ctx) => {
+        sendJson(ctx, { organization: String(ctx.params.organization), administrator: true, ...summary() });
       },
     },
     {

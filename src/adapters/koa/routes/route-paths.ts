@@ -23,6 +23,7 @@ export const RoutePaths = {
   appInfoAdmin: '/api/app-info/admin',
   appInfoManage: '/api/app-info/manage',
   organizationAppInfo: '/api/organizations/:organization/app-info',
+  organizationAppInfoAdmin: '/api/organizations/:organization/app-info/admin',
 } as const;
 
 export const routedPaths: readonly string[] = Object.values(RoutePaths);

@@ -50,19 +50,31 @@ describe('evaluatePolicy', () => {
       'other role',
       admin,
       userWith(['application:role', 'Reader']),
-      { allowed: false, authenticated: true, failed: ['claim application:role in [Administrator, Owner]'] },
+      {
+        allowed: false,
+        authenticated: true,
+        failed: ["claim application:role in [Administrator, Owner] from the deployment's own sign-in"],
+      },
     ],
     [
       'role value compares exactly',
       admin,
       userWith(['application:role', 'administrator']),
-      { allowed: false, authenticated: true, failed: ['claim application:role in [Administrator, Owner]'] },
+      {
+        allowed: false,
+        authenticated: true,
+        failed: ["claim application:role in [Administrator, Owner] from the deployment's own sign-in"],
+      },
     ],
     [
       'right value under another claim type',
       admin,
       userWith(['role', 'Administrator']),
-      { allowed: false, authenticated: true, failed: ['claim application:role in [Administrator, Owner]'] },
+      {
+        allowed: false,
+        authenticated: true,
+        failed: ["claim application:role in [Administrator, Owner] from the deployment's own sign-in"],
+      },
     ],
     ['claim present with any value', inDepartment, userWith(['dept', 'Sales']), { allowed: true }],
     [
@@ -85,7 +97,7 @@ describe('evaluatePolicy', () => {
       {
         allowed: false,
         authenticated: true,
-        failed: ['claim application:role in [Administrator]', 'claim dept in [R&D]'],
+        failed: ["claim application:role in [Administrator] from the deployment's own sign-in", 'claim dept in [R&D]'],
       },
     ],
     [

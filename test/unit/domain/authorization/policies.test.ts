@@ -33,12 +33,12 @@ describe('requirement helpers', () => {
     [
       'requireRole',
       () => requireRole('roles', ['A', 'B']),
-      { kind: 'claim', claimType: 'roles', allowedValues: ['A', 'B'] },
+      { kind: 'claim', claimType: 'roles', allowedValues: ['A', 'B'], deploymentOnly: true },
     ],
     [
       'requirePermission',
       () => requirePermission('perms', ['p']),
-      { kind: 'claim', claimType: 'perms', allowedValues: ['p'] },
+      { kind: 'claim', claimType: 'perms', allowedValues: ['p'], deploymentOnly: true },
     ],
   ];
   for (const [label, make, expected] of cases) {
@@ -64,6 +64,7 @@ describe('requirement helpers', () => {
       kind: 'claim',
       claimType: 'application:role',
       allowedValues: ['Administrator'],
+      deploymentOnly: true,
     });
   });
 });

@@ -327,4 +327,60 @@ describe('readConnection: the rules of one connection', () => {
       expect(fingerprint('ACME', section), 'the name as declared').not.to.equal(fingerprint('Acme', section));
     });
   });
+
+  describe("GrantsDeploymentRoles, RoleMappings and PermissionMappings: what a customer's provider may grant", () => {
+    const grants = { ...oidcSection('acme', ['acme.com']), GrantsDeploymentRoles: true };
+
+    it("refuses GrantsDeploymentRoles in a folder's file, naming the key: only the configuration can say it", () => {
+      const { connection, keys } = read(declaration('Acme', grants, '/srv/connections/Acme.json'));
+      expect(connection).to.equal(undefined);
+      expect(keys).to.deep.equal(['/srv/connections/Acme.json:GrantsDeploymentRoles']);
+    });
+
+    it('accepts it from the configuration, with a warning that says what it means', () => {
+      const { connection, problems } = read({ ...declaration('Acme', grants), fromConfiguration: true });
+      expect(connection?.grantsDeploymentRoles).to.equal(true);
+      expect(problems.map((p) => [p.severity, p.key])).to.deep.equal([
+        ['warning', at('Acme', 'GrantsDeploymentRoles')],
+      ]);
+      expect(problems[0]?.message).to.contain("grants the deployment's own roles");
+    });
+
+    it('is off by default, from the configuration too', () => {
+      const { connection } = read({
+        ...declaration('Acme', oidcSection('acme', ['acme.com'])),
+        fromConfiguration: true,
+      });
+      expect(connection?.grantsDeploymentRoles).to.equal(false);
+      expect(connection?.roleMappings).to.deep.equal({});
+      expect(connection?.permissionMappings).to.deep.equal({});
+    });
+
+    it('reads RoleMappings and PermissionMappings', () => {
+      const section = {
+        ...oidcSection('acme', ['acme.com']),
+        RoleMappings: { 'Acme Admins': 'admin' },
+        PermissionMappings: { 'Acme Billing': 'billing.read' },
+      };
+      const { connection } = read(declaration('Acme', section));
+      expect(connection?.roleMappings).to.deep.equal({ 'Acme Admins': 'admin' });
+      expect(connection?.permissionMappings).to.deep.equal({ 'Acme Billing': 'billing.read' });
+    });
+
+    const badMappings: ReadonlyArray<[label: string, mappings: Record<string, string>]> = [
+      ['an empty role', { 'Acme Admins': '' }],
+      ['a blank role', { 'Acme Admins': '  ' }],
+      ['a control character', { 'Acme Admins': 'ad\nmin' }],
+      ['an empty provider value', { '': 'admin' }],
+    ];
+    for (const [label, mappings] of badMappings) {
+      it(`refuses RoleMappings with ${label}, naming the key`, () => {
+        const { connection, keys } = read(
+          declaration('Acme', { ...oidcSection('acme', ['acme.com']), RoleMappings: mappings }),
+        );
+        expect(connection).to.equal(undefined);
+        expect(keys).to.deep.equal([at('Acme', 'RoleMappings')]);
+      });
+    }
+  });
 });
