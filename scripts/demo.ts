@@ -29,6 +29,7 @@ import {
 } from './demo-settings.js';
 import { makeSigningCredential } from './saml/signing-credential.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
+import { yourAppPort } from './your-app-port.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
   console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
@@ -39,8 +40,13 @@ const port = Number(process.env.PORT ?? 3000);
 // Before five servers start: a port still held by an earlier run is said in one line.
 await ensureFree(port);
 const appOrigin = `http://127.0.0.1:${port}`;
-// Where a Gatehouse of your own may run against these providers (README: "Your own configuration against the demo providers").
-const yourAppOrigin = (process.env.DEMO_YOUR_APP_ORIGIN ?? 'http://127.0.0.1:3001').replace(/\/+$/, '');
+// Where a Gatehouse of your own may run against these providers (README: "Your own configuration against
+// the demo providers"): 3001, unless the demo itself is there or it is taken, then another free port.
+const yourAppOrigin = (process.env.DEMO_YOUR_APP_ORIGIN ?? `http://127.0.0.1:${await yourAppPort(port)}`).replace(
+  /\/+$/,
+  '',
+);
+const yourAppPort = new URL(yourAppOrigin).port || '80';
 const clientId = 'gatehouse-demo';
 const clientSecret = randomBytes(24).toString('base64url');
 
@@ -187,7 +193,7 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
     client every 15 minutes (Session:PendingSignInsPerClient), which a deployment keeps.
 
     Your own configuration against these providers (README: "Your own configuration against
-    the demo providers"), e.g. \`npm start\` in another terminal with PORT=3001:
+    the demo providers"), e.g. \`npm start\` in another terminal with PORT=${yourAppPort}:
       OpenID Connect  Authority ${idp.issuer}, ClientId ${YOUR_APP_CLIENT.clientId},
                       ClientSecret ${YOUR_APP_CLIENT.clientSecret} (registered for ${yourAppOrigin})
       SAML 2.0        MetadataUrl ${samlIdp.metadataUrl}, EntityId ${yourAppOrigin}/Saml2/Acs

@@ -23,7 +23,8 @@ export async function freePort(): Promise<number> {
   throw new Error('no free port found');
 }
 
-function canListen(port: number): Promise<boolean> {
+/** Whether `port` on 127.0.0.1 can be listened on now. */
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));
