@@ -154,7 +154,14 @@ function connectionRoute(configuredPath: string): string {
 }
 
 export function bindingOf(connection: Connection): OrganizationBinding {
-  return { connection: connection.name, organization: connection.organization, domains: connection.domains };
+  return {
+    connection: connection.name,
+    organization: connection.organization,
+    domains: connection.domains,
+    roleMappings: connection.roleMappings,
+    permissionMappings: connection.permissionMappings,
+    grantsDeploymentRoles: connection.grantsDeploymentRoles,
+  };
 }
 
 /** How a connection is listed and routed, without building its adapter. */
