@@ -19,8 +19,10 @@ export class ConfiguredConnections implements ConnectionDirectory {
   ) {}
 
   async read(): Promise<ConnectionDeclaration[]> {
-    return Object.entries(this.settings.Authentication.Connections).map(([name, section]) =>
-      this.reader.read(name, section, keyOf('Authentication', 'Connections', name), this.rootDir),
-    );
+    // The one directory the operator alone writes: only its connections may grant the deployment's roles.
+    return Object.entries(this.settings.Authentication.Connections).map(([name, section]) => ({
+      ...this.reader.read(name, section, keyOf('Authentication', 'Connections', name), this.rootDir),
+      fromConfiguration: true,
+    }));
   }
 }

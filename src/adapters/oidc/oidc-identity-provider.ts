@@ -29,6 +29,7 @@ import { logoutKeysOf } from './logout-keys.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 import { maxAgeOf, provenByIdToken, stepUpParameters } from './step-up-request.js';
+import { STEP_UP_CLOCK_SKEW_MS } from '../../application/sign-in/step-ups.js';
 
 /** The one ID token signature algorithm accepted (`id_token_signed_response_alg`): never `none` or HS*. */
 const ID_TOKEN_SIGNING_ALG = 'RS256';
@@ -171,10 +172,22 @@ export class OidcIdentityProvider implements IdentityProvider {
         if (!PROTOCOL_CLAIMS.has(name)) claims[name] = value;
       }
     }
-    const identity = {
-      ...this.#flow.identity(claims, response, this.#settings.SaveTokens),
-      authentication: provenByIdToken(idClaims),
-    };
+    const authentication = provenByIdToken(idClaims);
+    // An auth_time ahead of now would pass every age requirement until that time comes (a
+    // step-up's freshness for years): beyond the clock difference allowed, the token is malformed.
+    if (
+      authentication.time !== undefined &&
+      authentication.time * 1000 > this.#context.clock.now() + STEP_UP_CLOCK_SKEW_MS
+    ) {
+      throw this.#flow.refuse(
+        new GatehouseError(
+          'idp.id_token_invalid',
+          "The identity provider's ID token says the person signed in later than now (its auth_time is ahead of this server by more than the clock difference allowed). Check the clocks of both servers.",
+          { safe: true },
+        ),
+      );
+    }
+    const identity = { ...this.#flow.identity(claims, response, this.#settings.SaveTokens), authentication };
     // Listed under what either logout channel may name it by, when one is on.
     return this.logoutEndpoints.length > 0 ? { ...identity, logoutKeys: logoutKeysOf(idClaims) } : identity;
   }
