@@ -32,6 +32,8 @@ const REFUSALS = {
   'idp.conditions_missing': 'The assertion states no validity period (Conditions).',
   'idp.assertion_expired': 'The assertion has expired. Please sign in again.',
   'idp.assertion_not_yet_valid': 'The assertion is not valid yet. Check the clocks of both servers.',
+  'idp.authn_instant_in_future':
+    'The assertion says the person signed in later than now (its AuthnInstant is ahead of this server by more than the clock difference allowed). Check the clocks of both servers.',
   'idp.in_response_to_mismatch':
     'The sign-in response answers another sign-in request than the one started in this browser.',
   'idp.assertion_replayed': 'This assertion was used already. Please sign in again.',

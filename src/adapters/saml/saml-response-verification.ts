@@ -6,6 +6,7 @@ import type { SessionStore } from '../../application/ports/session-store.js';
 import { assertionClaims } from './assertion-claims.js';
 import { checkAssertion, SAML_ID } from './assertion-checks.js';
 import { AssertionReplayCache } from './assertion-replay-cache.js';
+import type { ProvenAuthentication } from '../../domain/authorization/authentication-need.js';
 import { provenByAssertion } from './authn-statement.js';
 import { readDecryptedParts } from './decrypted-parts.js';
 import { checkEncryptedResponseShape, hasEncryptedAssertion } from './encrypted-response-shape.js';
@@ -92,7 +93,7 @@ export class SamlResponseVerification {
       metadata.signingCertificates,
       this.#options.settings.RequireSignedAssertions,
     );
-    const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
+    const { checked, claims, now, authentication } = this.#checkSigned(signed, shape.response, metadata, requestId);
     const kept = this.#keptForLogout(signed.assertion, metadata);
 
     // Kept from samlify, on the same message: schema, status, signature, Issuer, Conditions.
@@ -103,7 +104,7 @@ export class SamlResponseVerification {
 
     // Last, so that only an assertion that passed every check is spent.
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return this.#identity(signed.assertion, claims, kept);
+    return this.#identity(claims, authentication, kept);
   }
 
   /**
@@ -130,21 +131,20 @@ export class SamlResponseVerification {
       this.#options.decryptionKeys,
     );
     noteId(ids, 'assertionId', attributeOf(signed.assertion, 'ID'));
-    const { checked, claims, now } = this.#checkSigned(signed, shape.response, metadata, requestId);
+    const { checked, claims, now, authentication } = this.#checkSigned(signed, shape.response, metadata, requestId);
     await this.#options.validateSchema(signed.decryptedResponseXml);
     // The decrypted assertion names the sign-in for logout as a plain one does.
     const kept = this.#keptForLogout(signed.assertion, metadata);
     await this.#replay.use(checked.issuer, checked.id, checked.acceptableUntil, now);
-    return this.#identity(signed.assertion, claims, kept);
+    return this.#identity(claims, authentication, kept);
   }
 
   /** The accepted assertion's identity: its claims, what its AuthnStatement proves, and what a logout will need. */
   #identity(
-    assertion: Element,
     claims: Readonly<Record<string, readonly string[]>>,
+    authentication: ProvenAuthentication,
     kept: ReturnType<typeof signedInForLogout> | undefined,
   ) {
-    const authentication = provenByAssertion(assertion, claims, this.#options.authnContextMethods);
     return kept ? { claims, authentication, ...kept } : { claims, authentication };
   }
 
@@ -175,7 +175,14 @@ export class SamlResponseVerification {
       now,
       clockSkewMs: this.#options.clockSkewMs,
     });
-    return { checked, claims: assertionClaims(signed.assertion), now };
+    const claims = assertionClaims(signed.assertion);
+    const authentication = provenByAssertion(signed.assertion, claims, this.#options.authnContextMethods);
+    // An AuthnInstant ahead of now would pass every age requirement until that time comes
+    // (a step-up's freshness for years): beyond the clock difference allowed, it is refused.
+    if (authentication.time !== undefined && authentication.time * 1000 > now + this.#options.clockSkewMs) {
+      throw samlRefusal('idp.authn_instant_in_future');
+    }
+    return { checked, claims, now, authentication };
   }
 }
 
