@@ -46,7 +46,7 @@ const yourAppOrigin = (process.env.DEMO_YOUR_APP_ORIGIN ?? `http://127.0.0.1:${a
   /\/+$/,
   '',
 );
-const yourAppPort = new URL(yourAppOrigin).port || '80';
+const yourAppListenPort = new URL(yourAppOrigin).port || '80';
 const clientId = 'gatehouse-demo';
 const clientSecret = randomBytes(24).toString('base64url');
 
@@ -193,7 +193,7 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
     client every 15 minutes (Session:PendingSignInsPerClient), which a deployment keeps.
 
     Your own configuration against these providers (README: "Your own configuration against
-    the demo providers"), e.g. \`npm start\` in another terminal with PORT=${yourAppPort}:
+    the demo providers"), e.g. \`npm start\` in another terminal with PORT=${yourAppListenPort}:
       OpenID Connect  Authority ${idp.issuer}, ClientId ${YOUR_APP_CLIENT.clientId},
                       ClientSecret ${YOUR_APP_CLIENT.clientSecret} (registered for ${yourAppOrigin})
       SAML 2.0        MetadataUrl ${samlIdp.metadataUrl}, EntityId ${yourAppOrigin}/Saml2/Acs
