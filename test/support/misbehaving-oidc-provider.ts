@@ -38,6 +38,8 @@ export interface MisbehavingProvider {
   readonly user: { sub: string; name: string; email: string };
   /** Claims userinfo answers beside the profile (`email_verified`, or claims no provider should send); reset by reset(). */
   userinfoClaims: Record<string, unknown>;
+  /** Members the discovery document leaves out (a provider that lists less than it could); cleared by reset(). */
+  readonly discoveryOmits: Set<string>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
   const user = { sub: 'misbehaving-subject-1', name: 'Mona Misbehaving', email: 'mona@example.test' };
   const requests: Record<Endpoint, number> = { discovery: 0, jwks: 0, authorization: 0, token: 0, userinfo: 0 };
   const hanging = new Set<Endpoint>();
+  const discoveryOmits = new Set<string>();
 
   const server = createServer((req, res) => {
     void route(req, res).catch(() => {
@@ -81,10 +84,12 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
     requests,
     user,
     userinfoClaims: {},
+    discoveryOmits,
     reset() {
       provider.tokenBehavior = 'ok';
       provider.userinfoClaims = {};
       hanging.clear();
+      discoveryOmits.clear();
       for (const key of Object.keys(requests) as Endpoint[]) requests[key] = 0;
     },
     close: () =>
@@ -102,7 +107,11 @@ export async function startMisbehavingOidcProvider(options: MisbehavingProviderO
     if (hanging.has(endpoint) || (endpoint === 'token' && provider.tokenBehavior === 'hang')) return; // never answer
     switch (endpoint) {
       case 'discovery':
-        return json(res, 200, discoveryDocument());
+        return json(
+          res,
+          200,
+          Object.fromEntries(Object.entries(discoveryDocument()).filter(([name]) => !discoveryOmits.has(name))),
+        );
       case 'jwks':
         return json(res, 200, { keys: [publicJwk] }, 'application/jwk-set+json');
       case 'authorization':
