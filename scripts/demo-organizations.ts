@@ -114,20 +114,20 @@ export async function startDemoOrganizations(appOrigin: string): Promise<DemoOrg
       origin: new URL(globexIdp.issuer).origin,
       users: GLOBEX_USERS,
     };
-    writeSecret(folder, 'acme-signing-key.pem', acmeSigning.privateKeyPem);
+    writeSecret(folder, 'acme.signing-key.pem', acmeSigning.privateKeyPem);
     writeConnection(folder, acme, {
       EntityId: `${acmeBase}/saml2/acs`,
       MetadataUrl: acmeIdp.metadataUrl,
       SigningCertificate: acmeSigning.certificatePem,
-      SigningKeyFile: 'acme-signing-key.pem',
+      SigningKeyFile: 'acme.signing-key.pem',
       SignAuthnRequests: true,
       SingleLogout: true,
     });
-    writeSecret(folder, 'globex-client-secret', globexClient.clientSecret);
+    writeSecret(folder, 'globex.client-secret', globexClient.clientSecret);
     writeConnection(folder, globex, {
       Authority: globexIdp.issuer,
       ClientId: globexClient.clientId,
-      ClientSecretFile: 'globex-client-secret',
+      ClientSecretFile: 'globex.client-secret',
     });
     return {
       acme,

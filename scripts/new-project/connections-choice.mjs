@@ -73,8 +73,9 @@ export function connectionsPosture(choiceName, directory) {
     '`ProjectTemplate__Authentication__ConnectionsDirectory` at it. The start refuses a folder that does not',
     `exist, so a deployment without one needs either that setting or \`${directory}/\` copied beside \`config/\`.`,
     '',
-    'Secrets (a client secret, a SAML private key) are given as files beside or outside the folder',
-    '(`ClientSecretFile`, `SigningKeyFile` ...), such as a mounted Kubernetes Secret, never in a file of the',
+    'Secrets (a client secret, a SAML private key) are given as files (`ClientSecretFile`, `SigningKeyFile`',
+    '...) in the folder or in `ProjectTemplate:Authentication:ConnectionSecretsDirectory` (a mounted',
+    'Kubernetes Secret), each named after its connection (`<name>.client-secret`), never in a file of the',
     'repository. Everything else (the keys, the paths, the organization guard and the attack it stops,',
     'readiness): `docs/connections.md`.',
   ];

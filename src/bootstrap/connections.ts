@@ -62,7 +62,8 @@ export async function composeConnections(
     const path = resolve(rootDir, ConnectionsDirectory);
     if (!existsSync(path) || !statSync(path).isDirectory()) {
       startupProblems.push(error(keyOf('Authentication', 'ConnectionsDirectory'), 'names no folder that can be read'));
-    } else folder = new FolderConnections(path, reader, logger);
+    } else
+      folder = new FolderConnections(path, reader, logger, undefined, secretsFolder(configuration, startupProblems));
   }
   report(logger, startupProblems, configuration.logStartupErrors);
 
@@ -92,6 +93,16 @@ export async function composeConnections(
     adapters,
     watch: () => folder?.watch?.((changes) => registry.apply(changes)) ?? (() => undefined),
   };
+}
+
+/** `Authentication:ConnectionSecretsDirectory`, absolute, when set and a folder; a problem when set and not one. */
+function secretsFolder({ settings, rootDir }: ValidatedConfiguration, problems: SettingsProblem[]): string | undefined {
+  const setting = settings.Authentication.ConnectionSecretsDirectory.trim();
+  if (setting === '') return undefined;
+  const path = resolve(rootDir, setting);
+  if (existsSync(path) && statSync(path).isDirectory()) return path;
+  problems.push(error(keyOf('Authentication', 'ConnectionSecretsDirectory'), 'names no folder that can be read'));
+  return undefined;
 }
 
 /** A connection's adapter, from its protocol's record, with store scopes of its own for what the adapter records. */

@@ -72,6 +72,7 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       Providers: object(Object.fromEntries(providers.map((provider) => [provider.key, providerSchema(provider)]))),
       Connections: { type: 'object', additionalProperties: connectionSchema(providers) },
       ConnectionsDirectory: string,
+      ConnectionSecretsDirectory: string,
       ClaimsTransformation: object({
         RemoveOriginalClaims: boolean,
         Mappings: object(Object.fromEntries(providers.map((provider) => [provider.key, claimMappings]))),

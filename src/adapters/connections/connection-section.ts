@@ -1,19 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import type { ConnectionDeclaration } from '../../domain/connections/connection.js';
 import { error, keyOf, type SettingsProblem } from '../../domain/settings/problem.js';
 import { canonicalize, isPlainObject, type KeyFindings } from '../config/canonicalize.js';
 import type { SettingsSchema } from '../config/settings-schema.js';
 import { validateTypes } from '../config/validate-types.js';
+import { SECRET_FILE_MAX_BYTES, type FileRefusal, type FileText } from './regular-file.js';
+
+/** Reads the file a `<Key>File` value names, with the rules of where the section came from. */
+export type FileKeys = (value: string) => Promise<FileText>;
 
 /** Reads one connection's section as a directory found it, into a declaration the connection rules take. */
 export interface SectionReader {
   /**
    * @param raw the section as written (any letter case, values as JSON has them)
    * @param origin how problems name the section: its configuration key, or the file's path
-   * @param baseDir where a `<Key>File` path is relative to
+   * @param fileKeys reads what a `<Key>File` names: where it is relative to, and what it may name
    */
-  read(name: string, raw: unknown, origin: string, baseDir: string): ConnectionDeclaration;
+  read(name: string, raw: unknown, origin: string, fileKeys: FileKeys): Promise<ConnectionDeclaration>;
 }
 
 /**
@@ -28,7 +30,7 @@ export function sectionReader(schema: SettingsSchema, onSecret: (values: readonl
     .filter(([, kind]) => kind.secret === true)
     .map(([name]) => name);
   return {
-    read(name, raw, origin, baseDir) {
+    async read(name, raw, origin, fileKeys) {
       const prefix = keyOf('Authentication', 'Connections', name);
       const rename = (problem: SettingsProblem): SettingsProblem =>
         problem.key.startsWith(prefix) ? { ...problem, key: origin + problem.key.slice(prefix.length) } : problem;
@@ -62,11 +64,14 @@ export function sectionReader(schema: SettingsSchema, onSecret: (values: readonl
           problems.push(error(`${origin}:${key}`, `and ${secret} are both set: give the secret one way`));
           continue;
         }
-        const read = readSecretFile(value, baseDir);
-        if (read === undefined) problems.push(error(`${origin}:${key}`, 'names a file that cannot be read'));
+        const read: FileText =
+          typeof value === 'string' && value.trim() !== '' ? await fileKeys(value) : { refused: 'unreadable' };
+        if ('refused' in read) problems.push(error(`${origin}:${key}`, FILE_KEY_REFUSED[read.refused]));
         else {
-          section[secret] = read;
-          found.push(read);
+          // A Secret written with `echo` ends with a line break.
+          const text = read.text.replace(/\r?\n$/, '');
+          section[secret] = text;
+          found.push(text);
         }
       }
       onSecret(found);
@@ -75,15 +80,16 @@ export function sectionReader(schema: SettingsSchema, onSecret: (values: readonl
   };
 }
 
-/** The file's text without its final line break (a Secret written with `echo` has one). */
-function readSecretFile(path: unknown, baseDir: string): string | undefined {
-  if (typeof path !== 'string' || path.trim() === '') return undefined;
-  try {
-    return readFileSync(isAbsolute(path) ? path : resolve(baseDir, path), 'utf8').replace(/\r?\n$/, '');
-  } catch {
-    return undefined;
-  }
-}
+/** Why a `<Key>File` was not read, in words: the file and the key are the problem's key, never a byte of the file. */
+const FILE_KEY_REFUSED: Readonly<Record<FileRefusal, string>> = {
+  unreadable: 'names a file that cannot be read',
+  'not-regular': 'names something that is not a regular file (a pipe, a device, a folder): only regular files are read',
+  'too-large': `names a file larger than ${SECRET_FILE_MAX_BYTES / 1024} KiB, the most a secret file may hold`,
+  outside:
+    'names a file outside the connections folder and Authentication:ConnectionSecretsDirectory (links followed): a connection file reads secrets from those folders only',
+  foreign:
+    'names a file that is not this connection\'s: a part of its path must be the connection\'s name, or start with it and "." or "_"',
+};
 
 interface SectionSchema {
   properties: Record<string, { secret?: boolean }>;

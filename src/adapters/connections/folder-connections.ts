@@ -4,7 +4,9 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { ConnectionDeclaration } from '../../domain/connections/connection.js';
 import { error } from '../../domain/settings/problem.js';
 import type { SectionReader } from './connection-section.js';
+import { FolderFileKeys } from './folder-file-keys.js';
 import { blockingFiles, nonBlockingFiles, type FolderFiles } from './folder-files.js';
+import { CONNECTION_FILE_MAX_BYTES, readRegularFile, type FileRefusal } from './regular-file.js';
 
 /** How often the folder is looked at: a change takes effect within this and the time to read it (docs: 5 s). */
 export const FOLDER_POLL_MS = 2_000;
@@ -31,19 +33,27 @@ interface Seen {
  * changed). A folder that cannot be listed changes nothing: a volume gone for a moment
  * must not end every organization's sessions. The start reads the folder with blocking
  * calls (nothing is served yet, and a thousand files are read several times faster);
- * the polls while serving never block (folder-files.ts).
+ * the polls while serving never block (folder-files.ts). Only regular files inside the
+ * folder are read, of at most 1 MiB (regular-file.ts), and what a file's `<Key>File` keys
+ * may name is FolderFileKeys' rule: a file that breaks them is refused by name, and the
+ * others are read all the same.
  */
 export class FolderConnections implements ConnectionDirectory {
   readonly name = 'folder';
   readonly #seen = new Map<string, Seen>();
   #unreadableReported = false;
+  readonly #fileKeys: FolderFileKeys;
 
   constructor(
     private readonly folder: string,
     private readonly reader: SectionReader,
     private readonly logger: Logger,
     private readonly pollMs = FOLDER_POLL_MS,
-  ) {}
+    /** `Authentication:ConnectionSecretsDirectory`: a second folder the files' `<Key>File` keys may name. */
+    secretsFolder?: string,
+  ) {
+    this.#fileKeys = new FolderFileKeys(secretsFolder ? [folder, secretsFolder] : [folder]);
+  }
 
   async read(): Promise<ConnectionDeclaration[]> {
     const changes = (await this.#changes(blockingFiles)) ?? [];
@@ -108,8 +118,21 @@ export class FolderConnections implements ConnectionDirectory {
     return changes;
   }
 
-  /** The file's declaration when it changed since it was last read (or was never read), else undefined. */
+  /**
+   * The file's declaration when it changed since it was last read (or was never read), else
+   * undefined. Whatever happens reading one file is that file's refusal, never the poll's:
+   * the other files' changes apply all the same.
+   */
   async #look(files: FolderFiles, path: string): Promise<ConnectionChange | undefined> {
+    try {
+      return await this.#lookAt(files, path);
+    } catch {
+      this.#seen.set(path, { signature: 'unreadable', secretFiles: [] });
+      return { kind: 'declared', declaration: refusedFile(path, 'unreadable') };
+    }
+  }
+
+  async #lookAt(files: FolderFiles, path: string): Promise<ConnectionChange | undefined> {
     const seenSecretFiles = this.#seen.get(path)?.secretFiles ?? [];
     const signature = await this.#signature(files, path, seenSecretFiles);
     if (signature === undefined || signature === this.#seen.get(path)?.signature) return undefined;
@@ -142,9 +165,11 @@ export class FolderConnections implements ConnectionDirectory {
     path: string,
   ): Promise<{ declaration: ConnectionDeclaration; secretFiles: string[] }> {
     const name = nameOf(path);
+    const read = await readRegularFile(files, path, { maxBytes: CONNECTION_FILE_MAX_BYTES, within: [this.folder] });
+    if ('refused' in read) return { declaration: refusedFile(path, read.refused), secretFiles: [] };
     let raw: unknown;
     try {
-      raw = JSON.parse(await files.read(path));
+      raw = JSON.parse(read.text);
     } catch {
       // The parser's message quotes the file, which may hold a secret: name the file only.
       return {
@@ -153,7 +178,7 @@ export class FolderConnections implements ConnectionDirectory {
       };
     }
     return {
-      declaration: this.reader.read(name, raw, path, this.folder),
+      declaration: await this.reader.read(name, raw, path, (value) => this.#fileKeys.read(files, name, value)),
       secretFiles: secretFilesOf(raw, this.folder),
     };
   }
@@ -166,6 +191,19 @@ async function inGroups<T, R>(items: readonly T[], size: number, work: (item: T)
     results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
   }
   return results;
+}
+
+/** Why a connection file was not read, in words: never a byte of it. */
+const FILE_REFUSED: Readonly<Record<FileRefusal, string>> = {
+  unreadable: 'cannot be read',
+  'not-regular': 'is not a regular file (a pipe, a device, a folder): only regular files are read',
+  'too-large': `is larger than ${CONNECTION_FILE_MAX_BYTES / 1024 / 1024} MiB, the most a connection file may hold`,
+  outside: 'lies outside the connections folder once its links are followed',
+  foreign: 'is not a connection file',
+};
+
+function refusedFile(path: string, refusal: FileRefusal): ConnectionDeclaration {
+  return { name: nameOf(path), origin: path, section: {}, problems: [error(path, FILE_REFUSED[refusal])] };
 }
 
 function nameOf(path: string): string {

@@ -18,6 +18,7 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       Providers: Object.fromEntries(providers.map((provider) => [provider.key, structuredClone(provider.defaults)])),
       Connections: {},
       ConnectionsDirectory: '',
+      ConnectionSecretsDirectory: '',
       ClaimsTransformation: { RemoveOriginalClaims: false, Mappings: {} },
       AuthnContextClassMethods: {},
     },

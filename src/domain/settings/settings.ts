@@ -46,6 +46,8 @@ export interface AuthenticationSettings {
   Connections: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** A folder of connection files (`<Name>.json`), watched while the process runs; empty: none. */
   ConnectionsDirectory: string;
+  /** A folder the connection files' `<Key>File` keys may also name (a mounted Secret); empty: only the connections folder. */
+  ConnectionSecretsDirectory: string;
   ClaimsTransformation: ClaimsTransformationSettings;
   /**
    * SAML `AuthnContextClassRef` -> the `amr` values it stands for (space-separated), added

@@ -58,8 +58,8 @@ describe('connections: a folder of connections, changed while the instance runs'
       clientSecret: '',
     });
     delete globex.ClientSecret;
-    globex.ClientSecretFile = 'secrets/globex-client-secret';
-    await folder.writeText('secrets/globex-client-secret', `${SECRET}\n`);
+    globex.ClientSecretFile = 'secrets/globex.client-secret';
+    await folder.writeText('secrets/globex.client-secret', `${SECRET}\n`);
     await folder.write('acme', samlConnection('acme', ['example.com'], acmeIdp));
     app = await startWithConnections(port, {}, { ProjectTemplate__Authentication__ConnectionsDirectory: folder.path });
   });
