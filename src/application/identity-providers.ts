@@ -129,11 +129,15 @@ export class IdentityProviders {
 
   /**
    * True while the connection that signed someone in is in force for the same
-   * organization: a session of a removed connection (or one moved to another organization)
+   * organization (and, for a sign-in that holds the deployment's roles, still allowed to grant
+   * them): a session of a removed connection (or one moved to another organization)
    * is anonymous at its next request, on every instance, whether or not its ending has run.
    */
-  holds(connection: { name: string; organization: string }): boolean {
-    return this.connections?.registry.byName(connection.name)?.organization === connection.organization;
+  holds(connection: { name: string; organization: string; grantsDeploymentRoles?: boolean }): boolean {
+    const current = this.connections?.registry.byName(connection.name);
+    // A sign-in that held the deployment's roles lasts only while the configuration still lets its connection grant them.
+    if (connection.grantsDeploymentRoles === true && current?.grantsDeploymentRoles !== true) return false;
+    return current?.organization === connection.organization;
   }
 
   /** The organization a provider signs people in for, when it is a connection. */

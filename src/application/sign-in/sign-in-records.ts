@@ -20,7 +20,7 @@ export interface SignIn {
   /** What pages call the user. */
   userName: string;
   /** The connection that signed the user in, and its organization (from the claims Gatehouse set); undefined otherwise. */
-  connection: { name: string; organization: string } | undefined;
+  connection: { name: string; organization: string; grantsDeploymentRoles: boolean } | undefined;
 }
 
 /** Sign-ins kept decoded in each process: enough for the users active at once, bounded so memory is. */
@@ -112,8 +112,11 @@ function frozen(ref: string, provider: ProviderKey | undefined, principal: Princ
   const copy: Principal = Object.freeze({ scheme: principal.scheme, claims });
   const name = findClaim(copy, ClaimTypes.Connection);
   const organization = findClaim(copy, ClaimTypes.Organization);
+  const grantsDeploymentRoles = findClaim(copy, ClaimTypes.GrantsDeploymentRoles) === 'true';
   const connection =
-    name !== undefined && organization !== undefined ? Object.freeze({ name, organization }) : undefined;
+    name !== undefined && organization !== undefined
+      ? Object.freeze({ name, organization, grantsDeploymentRoles })
+      : undefined;
   return Object.freeze({
     ref,
     provider,

@@ -162,6 +162,9 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
       connection: 'Globex',
       organization: 'globex',
       domains: ['globex.com', '*.globex.eu'],
+      roleMappings: {},
+      permissionMappings: {},
+      grantsDeploymentRoles: false,
     });
     expect(providers.organizationOf('OpenIdConnect')).to.equal(undefined);
     expect(providers.organizationOf('Initech')).to.equal(undefined);
@@ -178,6 +181,25 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
     );
     registry.apply([{ kind: 'removed', name: 'Globex', origin: declaration('Globex', {}).origin }]);
     expect(providers.holds({ name: 'Globex', organization: 'globex-holding' }), 'removed').to.equal(false);
+  });
+
+  it("holds a sign-in with the deployment's roles only while the configuration still lets its connection grant them", () => {
+    const declareTrusted = (grants: boolean) =>
+      registry.apply([
+        {
+          kind: 'declared',
+          declaration: {
+            ...declaration('Staff', { ...oidcSection('staff', ['staff.test']), GrantsDeploymentRoles: grants }),
+            fromConfiguration: true,
+          },
+        },
+      ]);
+    declareTrusted(true);
+    const withRoles = { name: 'Staff', organization: 'staff', grantsDeploymentRoles: true };
+    expect(providers.holds(withRoles)).to.equal(true);
+    declareTrusted(false);
+    expect(providers.holds(withRoles), 'the grant withdrawn').to.equal(false);
+    expect(providers.holds({ ...withRoles, grantsDeploymentRoles: false }), 'a sign-in without them').to.equal(true);
   });
 
   it('without connections: no connection path, no e-mail form, none when no provider either', async () => {
