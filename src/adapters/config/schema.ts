@@ -118,6 +118,7 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       MaxPendingSignIns: number,
       MaxReplayRecords: number,
       PendingSignInsPerClient: number,
+      ClientIpv6PrefixLength: number,
       Keys: { type: 'array', items: secret, secret: true },
     }),
     Logging: object({

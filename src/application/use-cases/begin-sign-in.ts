@@ -10,7 +10,8 @@ import { PendingSignInStoreToken, type SessionStore } from '../ports/session-sto
 import { SettingsToken } from '../settings-token.js';
 import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
 import { errorCodeOf } from '../error-code.js';
-import { FLOW_LIFETIME_MS, FlowRecords } from '../sign-in/flow-records.js';
+import { FlowRecords } from '../sign-in/flow-records.js';
+import { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { SessionFields } from '../sign-in/session-fields.js';
 import { StepUps } from '../sign-in/step-ups.js';
 
@@ -23,6 +24,8 @@ export interface BeginSignInInput {
   binding: string;
   /** Who is asking, as far as the network can tell (the client address): pending sign-ins are limited per client. */
   client: string;
+  /** True when the caller already counted this attempt against the client's limit (`countAttempt`). */
+  counted?: boolean;
   /** The request it arrived in, for the audit trail. */
   request?: AuditRequest;
   /** The address the person typed (discovery), passed on to the provider as a hint when the connection allows it. */
@@ -41,23 +44,32 @@ export interface BeginSignInInput {
  * adapter's secrets, the browser binding) is stored server-side, single-use, before the
  * browser is sent anywhere. Nothing else is stored for an anonymous visitor: no session
  * exists until a sign-in completes. Each client may start a limited number of sign-ins per
- * flow lifetime, so that no one can fill the pending-sign-in store.
+ * flow lifetime (SignInAttempts), so that no one can fill the pending-sign-in store.
  */
 @injectable()
 export class BeginSignIn {
-  private readonly perClient: number;
+  private readonly attempts: SignInAttempts;
 
   constructor(
     @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
-    @inject(PendingSignInStoreToken) private readonly pending: SessionStore,
+    @inject(PendingSignInStoreToken) pending: SessionStore,
     @inject(FlowRecords) private readonly flows: FlowRecords,
     @inject(ClockToken) private readonly clock: Clock,
     @inject(SettingsToken) settings: ProjectTemplateSettings,
-    @inject(AuditLogToken) private readonly audit: AuditLog,
+    @inject(AuditLogToken) audit: AuditLog,
     @inject(TelemetryToken) private readonly telemetry: Telemetry,
     @inject(StepUps) private readonly stepUps: StepUps,
   ) {
-    this.perClient = settings.Session.PendingSignInsPerClient;
+    this.attempts = new SignInAttempts(pending, settings, audit, telemetry);
+  }
+
+  /**
+   * Counts an attempt of this client against its limit without starting anything (past
+   * it, `auth.too_many_sign_ins`): for a caller that must be refused alike whatever it
+   * finds, as discovery is for known and unknown domains. Pass `counted` to `execute` then.
+   */
+  countAttempt(client: string, request: AuditRequest | undefined): Promise<void> {
+    return this.attempts.count(client, request);
   }
 
   async execute(input: BeginSignInInput): Promise<{ redirectUrl: string }> {
@@ -97,7 +109,7 @@ export class BeginSignIn {
     // Refused before it counts: a step-up the provider cannot give starts nothing.
     const stepUp =
       input.stepUp === undefined ? undefined : await this.stepUps.prepare(input.stepUp, provider, input.session ?? {});
-    await this.countAgainstLimit(input.client, input.request, provider.info.key);
+    if (!input.counted) await this.attempts.count(input.client, input.request, provider.info.key);
 
     const start = await provider.beginChallenge({
       ...(input.loginHint === undefined ? {} : { loginHint: input.loginHint }),
@@ -113,20 +125,5 @@ export class BeginSignIn {
       ...(stepUp ? { stepUp: stepUp.flow } : {}),
     });
     return { redirectUrl: start.redirectUrl };
-  }
-
-  private async countAgainstLimit(client: string, request: AuditRequest | undefined, provider: string): Promise<void> {
-    const { count, resetsInMs } = await this.pending.increment(`challenges:${client}`, FLOW_LIFETIME_MS);
-    if (count > this.perClient) {
-      // Once per client and window: a flood is one event, not one per refused request.
-      if (count === this.perClient + 1) {
-        this.audit.record({ type: 'signin.rate_limited', request, provider, code: 'auth.too_many_sign_ins' });
-      }
-      this.telemetry.count('gatehouse.rate_limit.refusals', { limit: 'sign_ins_per_client', provider });
-      throw new GatehouseError('auth.too_many_sign_ins', 'Too many sign-ins were started from here. Try again later.', {
-        safe: true,
-        retryAfterMs: resetsInMs,
-      });
-    }
   }
 }

@@ -4,6 +4,7 @@ import { ownedPathsOf, type ProviderDefinition } from '../providers/provider-def
 import { CONNECTIONS_PATH_PREFIX, connectionIdInPath } from '../connections/connection.js';
 import { checkProvider } from './provider-rules.js';
 import { checkRedis } from './redis-rules.js';
+import { IPV6_PREFIX_LENGTHS } from '../client-key.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
 import { CLOSING_SECONDS, MAX_SHUTDOWN_DRAIN_SECONDS, TERMINATION_GRACE_SECONDS } from './shutdown-timing.js';
 import { isLocalPath, isLoopbackHost, parseHttpUrl } from './url-rules.js';
@@ -214,6 +215,14 @@ function checkSession(settings: ProjectTemplateSettings, environment: Environmen
   for (const name of ['MaxSessions', 'MaxPendingSignIns', 'MaxReplayRecords', 'PendingSignInsPerClient'] as const) {
     if (!(Number.isInteger(session[name]) && session[name] >= 1))
       problems.push(error(keyOf('Session', name), 'must be a whole number of at least 1'));
+  }
+  const { min, max } = IPV6_PREFIX_LENGTHS;
+  if (!(
+    Number.isInteger(session.ClientIpv6PrefixLength) &&
+    session.ClientIpv6PrefixLength >= min &&
+    session.ClientIpv6PrefixLength <= max
+  )) {
+    problems.push(error(keyOf('Session', 'ClientIpv6PrefixLength'), `must be a whole number from ${min} to ${max}`));
   }
   if (!(session.Redis.CommandTimeoutMs >= 50 && session.Redis.CommandTimeoutMs <= 10_000)) {
     problems.push(error(keyOf('Session', 'Redis', 'CommandTimeoutMs'), 'must be between 50 and 10000 milliseconds'));

@@ -53,6 +53,7 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       MaxPendingSignIns: 10_000,
       MaxReplayRecords: 100_000,
       PendingSignInsPerClient: 30,
+      ClientIpv6PrefixLength: 64,
       Keys: [],
     },
     Logging: { Level: 'info' },

@@ -131,6 +131,8 @@ export interface SessionSettings {
   MaxReplayRecords: number;
   /** Sign-ins one client address may start per flow lifetime (15 minutes); past it, 429. */
   PendingSignInsPerClient: number;
+  /** An IPv6 client is counted by its first this many bits (its network, a /64 by default); an IPv4 client by its address. */
+  ClientIpv6PrefixLength: number;
   /** Cookie signing keys; empty means unsigned (the cookie is an unguessable 256-bit token). */
   Keys: string[];
 }
