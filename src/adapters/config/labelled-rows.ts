@@ -19,6 +19,9 @@ const CONTEXT_CLASS: RowFields = { key: 'Class', value: 'Methods' };
 const MAPS: readonly { path: readonly string[]; fields: RowFields }[] = [
   { path: ['Authentication', 'ClaimsTransformation', 'Mappings', '*'], fields: MAPPING },
   { path: ['Authentication', 'Connections', '*', 'ClaimMappings'], fields: MAPPING },
+  // Group and role values hold dots, spaces and @ too (Entra's `Gatehouse.Admin`, a Google group's address).
+  { path: ['Authentication', 'Connections', '*', 'RoleMappings'], fields: MAPPING },
+  { path: ['Authentication', 'Connections', '*', 'PermissionMappings'], fields: MAPPING },
   { path: ['Authentication', 'AuthnContextClassMethods'], fields: CONTEXT_CLASS },
 ];
 

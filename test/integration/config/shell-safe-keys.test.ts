@@ -49,6 +49,26 @@ describe('shell-safe spellings of keys that hold names (labelled rows)', () => {
     });
   });
 
+  it("reads a connection's RoleMappings and PermissionMappings as labelled rows: a group value with dots, spaces and @", () => {
+    const connection = 'ProjectTemplate__Authentication__Connections__Acme__';
+    const { settings, problems } = load({
+      [`${connection}RoleMappings__Admins__Source`]: 'Gatehouse.Admin',
+      [`${connection}RoleMappings__Admins__Target`]: 'admin',
+      [`${connection}RoleMappings__Google__Source`]: 'gatehouse admins@acme.test',
+      [`${connection}RoleMappings__Google__Target`]: 'admin',
+      [`${connection}PermissionMappings__Billing__Source`]: 'Billing.Read',
+      [`${connection}PermissionMappings__Billing__Target`]: 'billing.read',
+    });
+    expect(problems).to.deep.equal([]);
+    expect(settings.Authentication.Connections.Acme?.RoleMappings).to.deep.equal({
+      'Gatehouse.Admin': 'admin',
+      'gatehouse admins@acme.test': 'admin',
+    });
+    expect(settings.Authentication.Connections.Acme?.PermissionMappings).to.deep.equal({
+      'Billing.Read': 'billing.read',
+    });
+  });
+
   it('lets a labelled row in the environment replace the file row of the same claim', () => {
     writeFileSync(
       join(root, 'config', 'appsettings.json'),
