@@ -122,6 +122,8 @@ export async function startDemoOrganizations(appOrigin: string): Promise<DemoOrg
       SigningKeyFile: 'acme.signing-key.pem',
       SignAuthnRequests: true,
       SingleLogout: true,
+      // The only way Acme's provider grants anything: its group, as a role within Acme.
+      RoleMappings: { 'acme-admins': 'admin' },
     });
     writeSecret(folder, 'globex.client-secret', globexClient.clientSecret);
     writeConnection(folder, globex, {

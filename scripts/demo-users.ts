@@ -35,7 +35,9 @@ export const DEMO_USERS: Readonly<Record<DemoLogin, DemoUser>> = {
  * refuses her sign-in through Acme's connection.
  */
 export const ACME_USERS: DemoUsers = {
-  ada: { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.test', roles: [], permissions: [] },
+  // Acme's IT puts Ada in its `acme-admins` group: Acme's connection maps it to the organization
+  // role `admin` (RoleMappings), which opens Acme's administration, never the deployment's.
+  ada: { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.test', roles: ['acme-admins'], permissions: [] },
   mallory: { login: 'mallory', name: 'Mallory Mallet', email: 'mallory@globex.test', roles: [], permissions: [] },
 };
 

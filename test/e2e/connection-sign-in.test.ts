@@ -78,7 +78,13 @@ describe('Connections: people found by their work e-mail, signed in by their org
       ['application:organization', 'acme'],
       ['application:connection', 'Acme'],
       ['application:email', 'ada@acme.test'],
+      // Acme's group acme-admins, mapped by its connection's RoleMappings: a role within Acme only.
+      ['application:organization_role', 'admin'],
     ]);
+    expect((await claimRows(page)).filter(([type]) => type === 'application:role')).to.deep.equal([]);
+    const status = async (path: string) => (await page.request.get(`${stack.appOrigin}${path}`)).status();
+    expect(await status('/api/organizations/acme/app-info/admin'), "Acme's administration").to.equal(200);
+    expect(await status('/api/app-info/admin'), "the deployment's administration").to.equal(403);
     // The identity provider's POST reached the connection's own ACS from its site, then again from ours.
     const acs = `${stack.appOrigin}/connections/acme/saml2/acs`;
     expect(watch.navigations.filter((hop) => hop.url === acs).map((hop) => hop.method)).to.deep.equal(['POST', 'POST']);
