@@ -12,6 +12,11 @@ import { ConfiguredConnections } from '../adapters/connections/configured-connec
 import { sectionReader } from '../adapters/connections/connection-section.js';
 import { FolderConnections } from '../adapters/connections/folder-connections.js';
 import { ScopedSessionStore } from '../adapters/session/scoped-session-store.js';
+import {
+  connectionReplayShare,
+  REPLAY_SHARE_WINDOW_MS,
+  ReplayShareSessionStore,
+} from '../adapters/session/replay-share-session-store.js';
 import type { Connection } from '../domain/connections/connection.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
 import type { SessionStores } from './session-stores.js';
@@ -123,7 +128,16 @@ async function buildAdapter(
     logger: configuration.logger,
     clock,
     sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
-    replayRecords: new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
+    // Its own share of the replay records: one organization's flood refuses only its own messages.
+    replayRecords: new ReplayShareSessionStore(
+      new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
+      {
+        share: connectionReplayShare(configuration.settings.Session.MaxReplayRecords),
+        windowMs: REPLAY_SHARE_WINDOW_MS,
+        owner: connection.name,
+        logger: configuration.logger,
+      },
+    ),
     rootDir: configuration.rootDir,
     ...(outbound ? { outbound } : {}),
     authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),

@@ -39,9 +39,9 @@ export class KeyRecordingStore implements SessionStore {
     return this.inner.take(key);
   }
 
-  increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }> {
+  increment(key: string, windowMs: number, amount?: number): Promise<{ count: number; resetsInMs: number }> {
     this.written.add(key);
-    return this.inner.increment(key, windowMs);
+    return this.inner.increment(key, windowMs, amount);
   }
 
   addToIndex(key: string, member: string, expiresAt: number): Promise<void> {

@@ -6,9 +6,15 @@ export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backcha
 
 /** How far the provider's clock may be from ours, either way. */
 export const LOGOUT_TOKEN_CLOCK_SKEW_S = 60;
-/** A token without `exp` (drafts before the final specification made it required) is refused this long after its `iat`. */
+/**
+ * A token is refused this long after its `iat`, whatever its `exp` says (2.6: a relying
+ * party "MAY reject Logout Tokens that have an iat far in the past"): a provider delivers
+ * its logout at once, and the token's replay record then lives a few minutes, not as long
+ * as a provider chose to make its tokens valid (hours of records per token let one
+ * organization's provider fill the store).
+ */
 export const LOGOUT_TOKEN_MAX_AGE_S = 5 * 60;
-/** The latest a token may stay acceptable: its use is remembered that long at most, so it can never be used twice. */
+/** The longest validity (`exp`) a token may claim; its use is remembered only until the age bound past its `iat`. */
 const LONGEST_ACCEPTANCE_S = 24 * 60 * 60;
 
 export interface LogoutTokenExpectations {
@@ -100,17 +106,25 @@ function checkType(typ: string | undefined, acceptJwtTyp: boolean): void {
   throw invalid('its "typ" header is not logout+jwt');
 }
 
-/** `iat` required and not in the future; `exp` checked by jose when present, an age bound when absent. Returns the end of acceptance. */
+/**
+ * `iat` required, not in the future beyond the clock skew, and at most the age bound in
+ * the past; `exp` checked by jose when present. Returns the end of acceptance: the earlier
+ * of `exp` and the age bound (with the skew), so no replay record outlives `iat` by more
+ * than a few minutes.
+ */
 function checkTimes(payload: JWTPayload, now: number): number {
   const nowS = now / 1000;
   if (typeof payload.iat !== 'number') throw invalid('it has no "iat"');
   if (payload.iat > nowS + LOGOUT_TOKEN_CLOCK_SKEW_S) throw invalid('its "iat" is in the future');
+  const ageBoundS = payload.iat + LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_CLOCK_SKEW_S;
+  if (ageBoundS <= nowS) throw expired('its "iat" is too far in the past');
   const untilS =
-    typeof payload.exp === 'number'
-      ? payload.exp + LOGOUT_TOKEN_CLOCK_SKEW_S
-      : payload.iat + LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_CLOCK_SKEW_S;
+    typeof payload.exp === 'number' ? Math.min(payload.exp + LOGOUT_TOKEN_CLOCK_SKEW_S, ageBoundS) : ageBoundS;
   if (untilS <= nowS) throw expired('it is too old');
-  if (untilS > nowS + LONGEST_ACCEPTANCE_S) throw invalid('it stays valid for more than a day');
+  // A provider that signs tokens valid for days is broken or hostile: refused, as before the age bound.
+  if (typeof payload.exp === 'number' && payload.exp > nowS + LONGEST_ACCEPTANCE_S) {
+    throw invalid('it stays valid for more than a day');
+  }
   return untilS * 1000;
 }
 

@@ -2,6 +2,7 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { SessionStore, StoredRecord } from '../../application/ports/session-store.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { decodeRecord, encodeRecord } from './record-json.js';
+import { checkAmount } from './counter-amount.js';
 import { checkTimeToLive } from './time-to-live.js';
 
 /** A stored record: its JSON text, the clock time from which it no longer exists, and how recently it moved to the newest end. */
@@ -117,11 +118,12 @@ export class MemorySessionStore implements SessionStore {
     return decodeRecord(entry.json);
   }
 
-  async increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }> {
+  async increment(key: string, windowMs: number, amount = 1): Promise<{ count: number; resetsInMs: number }> {
     const now = this.clock.now();
     const window = checkTimeToLive(windowMs);
+    checkAmount(amount);
     const entry = this.live(key);
-    const count = entry === undefined ? 1 : countOf(entry.json) + 1;
+    const count = entry === undefined ? amount : countOf(entry.json) + amount;
     const expiresAt = entry === undefined ? now + window : entry.expiresAt;
     this.insert(key, `{"count":${count}}`, expiresAt);
     return { count, resetsInMs: expiresAt - now };

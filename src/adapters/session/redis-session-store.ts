@@ -10,6 +10,7 @@ import {
   type RedisClient,
   type RedisConnection,
 } from './redis-client.js';
+import { checkAmount } from './counter-amount.js';
 import { checkTimeToLive } from './time-to-live.js';
 
 export interface RedisSessionStoreOptions {
@@ -38,8 +39,8 @@ export interface RedisSessionStoreOptions {
  * cheaply made sure) gets one, so it cannot count for ever.
  */
 const INCREMENT_IN_WINDOW = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if count == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -203,9 +204,10 @@ export class RedisSessionStore implements SessionStore {
     return json === null ? undefined : this.decode(json);
   }
 
-  async increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }> {
+  async increment(key: string, windowMs: number, amount = 1): Promise<{ count: number; resetsInMs: number }> {
     const window = checkTimeToLive(windowMs);
-    const reply = await this.run(() => this.redis.eval(INCREMENT_IN_WINDOW, 1, this.keyPrefix + key, window));
+    checkAmount(amount);
+    const reply = await this.run(() => this.redis.eval(INCREMENT_IN_WINDOW, 1, this.keyPrefix + key, window, amount));
     if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
       throw unavailable(new Error('Unexpected reply to the counter script.'));
     }

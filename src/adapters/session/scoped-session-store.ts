@@ -19,8 +19,8 @@ export class ScopedSessionStore implements SessionStore {
     this.store.replace(this.scope + key, record, ttlMs);
   destroy = (key: string): Promise<void> => this.store.destroy(this.scope + key);
   take = (key: string): Promise<StoredRecord | undefined> => this.store.take(this.scope + key);
-  increment = (key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }> =>
-    this.store.increment(this.scope + key, windowMs);
+  increment = (key: string, windowMs: number, amount?: number): Promise<{ count: number; resetsInMs: number }> =>
+    this.store.increment(this.scope + key, windowMs, amount);
   addToIndex = (key: string, member: string, expiresAt: number): Promise<void> =>
     this.store.addToIndex(this.scope + key, member, expiresAt);
   indexMembers = (key: string): Promise<string[]> => this.store.indexMembers(this.scope + key);

@@ -33,11 +33,11 @@ export interface SessionStore {
   /** Reads and deletes in one atomic step: a single-use record can be taken once only. */
   take(key: string): Promise<StoredRecord | undefined>;
   /**
-   * Counts one more event under the key, in one atomic step: the count and how long until
-   * the window ends. The first event of a window starts it with `windowMs`; later events do
-   * not extend it.
+   * Counts one more event under the key (or `amount` more, a positive integer: an event
+   * that weighs more), in one atomic step: the count and how long until the window ends.
+   * The first event of a window starts it with `windowMs`; later events do not extend it.
    */
-  increment(key: string, windowMs: number): Promise<{ count: number; resetsInMs: number }>;
+  increment(key: string, windowMs: number, amount?: number): Promise<{ count: number; resetsInMs: number }>;
   /**
    * Adds `member` to the index under `key` until `expiresAt` (milliseconds since the
    * epoch), in one atomic step that also forgets the members whose time has passed; the

@@ -149,6 +149,11 @@ describe('OpenID Connect back-channel logout through the app (real oidc-provider
         token: () => signLogoutToken(providerKey, spec({ sub: 'admin', iat: now() - 400, exp: undefined })),
       },
       {
+        name: 'a token issued long ago, though its exp is hours away (2.6: an iat far in the past)',
+        code: 'idp.logout_token_expired',
+        token: () => signLogoutToken(providerKey, spec({ sub: 'admin', iat: now() - 400, exp: now() + 20 * 3600 })),
+      },
+      {
         name: 'a token issued in the future',
         code: 'idp.logout_token_invalid',
         token: () => signLogoutToken(providerKey, spec({ sub: 'admin', iat: now() + 600, exp: now() + 900 })),

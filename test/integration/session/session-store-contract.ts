@@ -162,6 +162,22 @@ export function sessionStoreContract(name: string, factory: () => Promise<Sessio
       expect((await store.increment(key, 4 * TTL)).count, 'a new window').to.equal(1);
     });
 
+    it('increment by an amount counts it whole, in the same window, and refuses what is not a positive integer', async function () {
+      expect((await store.increment(key, 4 * TTL, 3)).count).to.equal(3);
+      const second = await store.increment(key, 4 * TTL, 2);
+      expect(second.count).to.equal(5);
+      expect(second.resetsInMs).to.be.within(1, 4 * TTL);
+      expect((await store.increment(key, 4 * TTL)).count).to.equal(6);
+      for (const amount of [0, -1, 1.5, Number.NaN]) {
+        const error = await store.increment(key, 4 * TTL, amount).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error, `amount ${amount}`).to.be.instanceOf(RangeError);
+      }
+      expect((await store.increment(key, 4 * TTL)).count, 'nothing counted by a refused amount').to.equal(7);
+    });
+
     it('refuses a time-to-live that would keep a record forever', async function () {
       for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
         for (const [name, write] of [
