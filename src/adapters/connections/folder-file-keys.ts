@@ -34,7 +34,7 @@ export class FolderFileKeys {
     if (!(await isInsideAny(calls, real, this.folders))) return { refused: 'outside' };
     if (!this.folders.some((folder) => isBelow(folder, path) && namesConnection(relative(folder, path), connection)))
       return { refused: 'foreign' };
-    return readRegularFile(calls, real, { maxBytes: SECRET_FILE_MAX_BYTES, within: this.folders });
+    return readRegularFile(calls, real, { maxBytes: SECRET_FILE_MAX_BYTES });
   }
 }
 
