@@ -5,6 +5,7 @@ import { flushCompileCache } from './compile-cache.js';
 import { createGatehouse } from './gatehouse.js';
 import { listenFailure } from './listen-failure.js';
 import { noProviderHint } from './no-provider-hint.js';
+import { reportUnreachableProviders } from './reachability-at-start.js';
 import { dropUrlParseDeprecation } from './process-warnings.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
@@ -93,6 +94,9 @@ async function main(): Promise<void> {
   );
   if (hint) gatehouse.logger.warn({}, hint);
   gatehouse.flushLog();
+  void reportUnreachableProviders(gatehouse.environment, gatehouse.identityProviders, gatehouse.logger).then(() =>
+    gatehouse.flushLog(),
+  );
 }
 
 dropUrlParseDeprecation();

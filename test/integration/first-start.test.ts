@@ -5,7 +5,18 @@
  */
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:net';
-import { exitOf, listeningUrl, spawnEntryPoint, spawnMain } from '../support/run-main.js';
+import { freePort } from '../../scripts/free-port.js';
+import { exitOf, listeningUrl, printed, spawnEntryPoint, spawnMain } from '../support/run-main.js';
+
+const OIDC = 'ProjectTemplate__Authentication__Providers__OpenIdConnect__';
+const SECRET = 'SENTINEL-client-secret-4b1d';
+
+/** A port nothing listens on: connecting to it is refused (ECONNREFUSED). */
+async function closedPort(): Promise<number> {
+  const { port, server } = await occupiedPort();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 function occupiedPort(): Promise<{ port: number; server: Server }> {
   return new Promise((resolve) => {
@@ -64,5 +75,51 @@ describe('the first start at a terminal', function () {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await fetch(`${url}/health/ready`)).status, 'serving while draining').to.equal(503);
     expect(await exitOf(child)).to.equal(0);
+  });
+
+  it('says at a development start which provider cannot be reached: host, cause and the key to look at', async () => {
+    const [port, closed] = [await freePort(), await closedPort()];
+    const { child, output } = spawnMain({
+      NODE_ENV: 'development',
+      PORT: String(port),
+      ProjectTemplate__Hosting__PublicOrigin: `http://127.0.0.1:${port}`,
+      [`${OIDC}Enabled`]: 'true',
+      [`${OIDC}Authority`]: `http://127.0.0.1:${closed}`,
+      [`${OIDC}ClientId`]: 'gatehouse',
+      [`${OIDC}ClientSecret`]: SECRET,
+    });
+    try {
+      await listeningUrl(output, child);
+      const [said] = await printed(output, child, /^.*cannot be reached.*$/m, 15_000);
+      expect(said)
+        .to.contain(`127.0.0.1:${closed}`)
+        .and.contain('ECONNREFUSED')
+        .and.contain('ProjectTemplate:Authentication:Providers:OpenIdConnect:Authority');
+      // The request's own log line names where it went and why, as every failed provider request does.
+      const [failed] = await printed(output, child, /^.*OpenID Connect step failed.*$/m);
+      expect(JSON.parse(failed)).to.include({ stage: 'metadata', host: `127.0.0.1:${closed}`, cause: 'ECONNREFUSED' });
+      expect(`${output().stdout}${output().stderr}`).not.to.contain(SECRET);
+    } finally {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+  });
+
+  it('neither waits for nor tries the provider at a production start', async () => {
+    const closed = await closedPort();
+    const { child, output } = spawnMain({
+      NODE_ENV: 'production',
+      ProjectTemplate__Hosting__PublicOrigin: 'https://app.example.com',
+      ProjectTemplate__Hosting__TrustProxy: 'true',
+      [`${OIDC}Enabled`]: 'true',
+      [`${OIDC}Authority`]: `https://127.0.0.1:${closed}`,
+      [`${OIDC}ClientId`]: 'gatehouse',
+      [`${OIDC}ClientSecret`]: SECRET,
+    });
+    await listeningUrl(output, child);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).to.equal(0);
+    expect(output().stdout).not.to.contain('cannot be reached').and.not.contain('step failed');
   });
 });

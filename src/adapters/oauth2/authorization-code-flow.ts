@@ -17,6 +17,7 @@ import { authorizationResponse, reportedOAuthError } from './authorization-respo
 import { pkceChallenge } from './pkce.js';
 import { errorBodyOf, readJsonResource, ResourceAnswerError } from './protected-resource.js';
 import { readSessionTokens, tokensSession, toSessionTokens, type SessionTokens } from './session-tokens.js';
+import { failureCause } from './failure-cause.js';
 import { summarizeLibraryError, translateOAuthError, type OAuthStage } from './translate-oauth-error.js';
 
 export interface AuthorizationCodeFlowOptions {
@@ -111,7 +112,11 @@ export class AuthorizationCodeFlow {
       this.#options.pushAuthorizationRequests === true &&
       config.serverMetadata().pushed_authorization_request_endpoint !== undefined;
     const redirectUrl = pushed
-      ? await this.call('authorization', () => client.buildAuthorizationUrlWithPAR(config, parameters))
+      ? await this.call(
+          'authorization',
+          () => client.buildAuthorizationUrlWithPAR(config, parameters),
+          config.serverMetadata().pushed_authorization_request_endpoint,
+        )
       : client.buildAuthorizationUrl(config, parameters);
     return { redirectUrl: redirectUrl.href, correlation: state, secrets };
   }
@@ -151,7 +156,11 @@ export class AuthorizationCodeFlow {
     if (openIdConnect) Object.assign(checks, { expectedNonce: nonce, idTokenExpected: true });
     // OIDC Core 3.1.3.7 (11): with max_age requested, auth_time is required and must be recent enough.
     if (openIdConnect && maxAgeSeconds !== undefined) checks.maxAge = maxAgeSeconds;
-    return this.call('callback', () => client.authorizationCodeGrant(config, currentUrl, checks));
+    return this.call(
+      'callback',
+      () => client.authorizationCodeGrant(config, currentUrl, checks),
+      config.serverMetadata().token_endpoint,
+    );
   }
 
   /**
@@ -166,17 +175,21 @@ export class AuthorizationCodeFlow {
     narrow: (json: unknown) => T,
   ): Promise<T> {
     const config = await this.#options.configuration();
-    return this.call('userinfo', async () => {
-      const response = await client.fetchProtectedResource(
-        config,
-        accessToken,
-        new URL(url),
-        'GET',
-        null,
-        new Headers({ accept: 'application/json', ...headers }),
-      );
-      return narrow(await readJsonResource(response));
-    });
+    return this.call(
+      'userinfo',
+      async () => {
+        const response = await client.fetchProtectedResource(
+          config,
+          accessToken,
+          new URL(url),
+          'GET',
+          null,
+          new Headers({ accept: 'application/json', ...headers }),
+        );
+        return narrow(await readJsonResource(response));
+      },
+      url,
+    );
   }
 
   /**
@@ -193,7 +206,11 @@ export class AuthorizationCodeFlow {
       throw new GatehouseError('idp.refresh_refused', 'No refresh token was issued for this session.');
     }
     const config = await this.#options.configuration();
-    const answer = await this.call('refresh', () => client.refreshTokenGrant(config, refreshToken));
+    const answer = await this.call(
+      'refresh',
+      () => client.refreshTokenGrant(config, refreshToken),
+      config.serverMetadata().token_endpoint,
+    );
     check?.(answer, kept);
     return tokensSession(toSessionTokens(answer, this.#options.clock.now(), kept));
   }
@@ -209,13 +226,24 @@ export class AuthorizationCodeFlow {
       : { claims };
   }
 
-  /** Runs one step against the server: a failure is logged once and thrown as an `idp.*` error. */
-  async call<T>(stage: OAuthStage, operation: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one step against the server: a failure is logged once, naming the host it went to
+   * (`target`, never its path or query) and why in a few words (failure-cause.ts), and
+   * thrown as an `idp.*` error.
+   */
+  async call<T>(stage: OAuthStage, operation: () => Promise<T>, target?: string | URL): Promise<T> {
     try {
       return await operation();
     } catch (err) {
       const translated = translateOAuthError(err, stage);
-      this.#log({ stage, code: translated.code, ...(await this.#diagnose(err)) });
+      const host = hostOf(target);
+      this.#log({
+        stage,
+        code: translated.code,
+        ...(host === undefined ? {} : { host }),
+        cause: failureCause(err),
+        ...(await this.#diagnose(err)),
+      });
       throw translated;
     }
   }
@@ -252,4 +280,10 @@ export class AuthorizationCodeFlow {
 
 function nonEmpty(value: string | undefined): value is string {
   return typeof value === 'string' && value.length > 0;
+}
+
+/** host:port of where a step went: enough to see a wrong Authority, nothing of a path or query. */
+function hostOf(target: string | URL | undefined): string | undefined {
+  if (target === undefined) return undefined;
+  return URL.canParse(target) ? new URL(target).host : undefined;
 }

@@ -19,6 +19,7 @@ import { LoadedOnce } from '../loaded-once.js';
 import { AuthorizationCodeFlow } from '../oauth2/authorization-code-flow.js';
 import { correlateState } from '../oauth2/authorization-response.js';
 import { readSessionTokens } from '../oauth2/session-tokens.js';
+import { failureCause } from '../oauth2/failure-cause.js';
 import { timeLimitedFetch } from '../oauth2/time-limited-fetch.js';
 import { providerEndpoint } from '../outbound-requests.js';
 import type { AdapterContext } from '../provider-record.js';
@@ -56,6 +57,8 @@ export class OidcIdentityProvider implements IdentityProvider {
   readonly #settings: OpenIdConnectSettings;
   readonly #context: AdapterContext;
   readonly #discovery: LoadedOnce<client.Configuration>;
+  /** Why the last discovery failed, in a few words (failure-cause.ts): for the start's own check. */
+  #discoveryFailure = 'unknown';
   /** What the discovered provider says against the client authentication and PAR settings: decided once. */
   #refusal: { error: GatehouseError | undefined } | undefined;
   readonly #flow: AuthorizationCodeFlow;
@@ -165,8 +168,10 @@ export class OidcIdentityProvider implements IdentityProvider {
     const config = await this.#discovery.get();
     if (config.serverMetadata().userinfo_endpoint !== undefined) {
       // OIDC Core 5.3.2: the userinfo `sub` must be the ID token's.
-      const userInfo = await this.#flow.call('userinfo', () =>
-        client.fetchUserInfo(config, response.access_token, idClaims.sub),
+      const userInfo = await this.#flow.call(
+        'userinfo',
+        () => client.fetchUserInfo(config, response.access_token, idClaims.sub),
+        config.serverMetadata().userinfo_endpoint,
       );
       for (const [name, value] of Object.entries(userInfo)) {
         if (!PROTOCOL_CLAIMS.has(name)) claims[name] = value;
@@ -218,6 +223,24 @@ export class OidcIdentityProvider implements IdentityProvider {
         );
       }
     });
+  }
+
+  /**
+   * One discovery, for a development start: a wrong but well-formed Authority otherwise
+   * shows only as a provider check "down" and a failed sign-in later.
+   */
+  async checkReachable(): Promise<string | undefined> {
+    try {
+      await this.#discovery.get();
+      return undefined;
+    } catch {
+      const authority = new URL(this.#settings.Authority);
+      return (
+        `${this.info.displayName} cannot be reached: OpenID discovery at ${authority.host} failed ` +
+        `(${this.#discoveryFailure}); check ProjectTemplate:Authentication:Providers:${this.info.key}:Authority ` +
+        `(now ${authority.origin}${authority.pathname})`
+      );
+    }
   }
 
   /** RP-initiated logout posts the logout form to the provider: the page's form-action must allow its origin. */
@@ -287,12 +310,21 @@ export class OidcIdentityProvider implements IdentityProvider {
         endpointOf: (url) => providerEndpoint(url, discovered?.serverMetadata(), 'other'),
       },
     );
-    discovered = await this.#flow.call('metadata', () =>
-      client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
-        timeout: timeoutMs / 1000,
-        [client.customFetch]: fetch,
-        execute,
-      }),
+    discovered = await this.#flow.call(
+      'metadata',
+      async () => {
+        try {
+          return await client.discovery(new URL(settings.Authority), settings.ClientId, metadata, authentication, {
+            timeout: timeoutMs / 1000,
+            [client.customFetch]: fetch,
+            execute,
+          });
+        } catch (err) {
+          this.#discoveryFailure = failureCause(err);
+          throw err;
+        }
+      },
+      settings.Authority,
     );
     return discovered;
   }

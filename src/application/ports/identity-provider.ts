@@ -249,6 +249,11 @@ export interface IdentityProvider {
   readonly formActionOrigin?: string | undefined;
   /** Readiness report on the provider's metadata. */
   readonly healthCheck?: HealthCheck;
+  /**
+   * One attempt to reach the provider, made by a development start: a sentence for the
+   * operator naming the host, the cause and the setting to look at, or undefined when it answered.
+   */
+  checkReachable?(): Promise<string | undefined>;
 }
 
 /** The instance's `IdentityProviders` (src/application/identity-providers.ts). */
