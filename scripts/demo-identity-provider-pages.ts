@@ -41,6 +41,8 @@ export function demoInteractions(
   name = DEFAULT_NAME,
   /** When a sign-in completing now says the person authenticated (`auth_time`, seconds). */
   authTime: () => number = () => Math.floor(Date.now() / 1000),
+  /** True while the provider lets a second factor asked for be skipped (a careless provider, for tests). */
+  secondFactorOptional: () => boolean = () => false,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const route = new RegExp(`^${issuerPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/interaction/([\\w-]+)(/abort)?$`);
   return async (req, res) => {
@@ -63,12 +65,12 @@ export function demoInteractions(
                 { users, name },
                 undefined,
                 userWithEmail(users, hint)?.login,
-                asksForMfa(params),
+                secondFactorAsk(params, secondFactorOptional()),
               )
             : consentPage(req.url ?? '', name),
         );
       } else if (req.method === 'POST') {
-        await submit(provider, req, res, { users, name, authTime });
+        await submit(provider, req, res, { users, name, authTime, secondFactorOptional });
       } else {
         send(res, 405, page('Not allowed', '<p>This page takes GET and POST only.</p>'));
       }
@@ -94,6 +96,7 @@ interface Pages {
   users: DemoUsers;
   name: string;
   authTime?: () => number;
+  secondFactorOptional?: () => boolean;
 }
 
 async function submit(provider: Provider, req: IncomingMessage, res: ServerResponse, pages: Pages): Promise<void> {
@@ -102,16 +105,16 @@ async function submit(provider: Provider, req: IncomingMessage, res: ServerRespo
   if (form.get('prompt') === 'login' && details.prompt.name === 'login') {
     const login = form.get('login') ?? '';
     const code = (form.get('otp') ?? '').trim();
-    const mfaAsked = asksForMfa(details.params);
+    const ask = secondFactorAsk(details.params, pages.secondFactorOptional?.() ?? false);
     const problem = !Object.hasOwn(pages.users, login)
       ? `There is no demo user "${login}".`
       : code !== '' && !/^[0-9]{6}$/.test(code)
         ? 'A one-time code is 6 digits.'
-        : mfaAsked && code === ''
+        : ask?.required === true && code === ''
           ? 'The application asks for a second factor: enter a one-time code (any 6 digits here).'
           : undefined;
     if (problem !== undefined) {
-      send(res, 200, loginPage(req.url ?? '', pages, problem, login, mfaAsked));
+      send(res, 200, loginPage(req.url ?? '', pages, problem, login, ask));
       return;
     }
     // RFC 8176: a password and a one-time code are two factors.
@@ -145,12 +148,38 @@ async function submit(provider: Provider, req: IncomingMessage, res: ServerRespo
   }
 }
 
-/** True when the client's `acr_values` ask for the demo's two-factor class. */
-function asksForMfa(params: Record<string, unknown>): boolean {
-  return typeof params.acr_values === 'string' && params.acr_values.split(' ').includes(DEMO_ACR.mfa);
+/** Why the application sends the person back to sign in again (a step-up), and whether the code is then required. */
+interface SecondFactorAsk {
+  reason: string;
+  required: boolean;
 }
 
-function loginPage(action: string, pages: Pages, problem?: string, login = '', mfaAsked = false): string {
+/**
+ * A step-up the client asks for: the demo's two-factor class in `acr_values`, or `max_age`
+ * (a sign-in recent enough: OpenID has no request parameter for an `amr` value, so the
+ * demo reads a `max_age` as an application's step-up and asks for the code as well, as
+ * Gatehouse's demo step-up of /Admin needs). Undefined for a first sign-in.
+ */
+function secondFactorAsk(params: Record<string, unknown>, optional: boolean): SecondFactorAsk | undefined {
+  const classAsked = typeof params.acr_values === 'string' && params.acr_values.split(' ').includes(DEMO_ACR.mfa);
+  const maxAge =
+    typeof params.max_age === 'string' || typeof params.max_age === 'number' ? Number(params.max_age) : NaN;
+  if (!classAsked && !Number.isFinite(maxAge)) return undefined;
+  const recent = Number.isFinite(maxAge) ? ` from the last ${minutes(maxAge)}` : '';
+  return {
+    reason: `The application asks you to confirm it is you: the page you opened needs a sign-in${recent} with a second factor. Sign in again with your password and a one-time code.`,
+    required: !optional,
+  };
+}
+
+function minutes(seconds: number): string {
+  return seconds % 60 === 0 && seconds >= 60
+    ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}`
+    : `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
+function loginPage(action: string, pages: Pages, problem?: string, login = '', ask?: SecondFactorAsk): string {
+  const required = ask?.required === true;
   const rows = Object.values(pages.users)
     .map(
       (user) =>
@@ -158,13 +187,13 @@ function loginPage(action: string, pages: Pages, problem?: string, login = '', m
     )
     .join('');
   return page(
-    'Sign in',
-    `<form autocomplete="off" action="${escapeHtml(action)}" method="post">
+    ask ? 'Confirm it is you' : 'Sign in',
+    `${ask ? `<p class="note">${escapeHtml(ask.reason)}</p>` : ''}<form autocomplete="off" action="${escapeHtml(action)}" method="post">
   <input type="hidden" name="prompt" value="login"/>
   ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}
   <label>Login <input required type="text" name="login" value="${escapeHtml(login)}"${login === '' ? ' autofocus' : ''}></label>
   <label>Password <input required type="password" name="password" placeholder="anything"${login === '' ? '' : ' autofocus'}></label>
-  <label>Also confirm with a one-time code${mfaAsked ? '' : ' (optional)'} <input type="text" name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
+  <label>${required ? 'One-time code (required)' : 'Also confirm with a one-time code (optional)'} <input type="text" name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${required ? ' required' : ''}></label>
   <button type="submit">Sign-in</button>
 </form>
 <p>Demo users (any password):</p><ul>${rows}</ul>

@@ -94,6 +94,11 @@ export interface DemoIdentityProvider {
    * with an older session. 0 by default.
    */
   authenticatedSecondsAgo: number;
+  /**
+   * While true, a second factor the application asks for may be skipped (a provider that
+   * does not enforce what it is asked; tests of Gatehouse's own check). False by default.
+   */
+  secondFactorOptional: boolean;
   close(): Promise<void>;
 }
 
@@ -246,8 +251,13 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
   });
   enableFrontchannelLogout(provider);
   handle = provider.callback();
-  interactions = demoInteractions(provider, issuerPath, users, options.name, () =>
-    Math.floor(Date.now() / 1000 - state.authenticatedSecondsAgo),
+  interactions = demoInteractions(
+    provider,
+    issuerPath,
+    users,
+    options.name,
+    () => Math.floor(Date.now() / 1000 - state.authenticatedSecondsAgo),
+    () => state.secondFactorOptional,
   );
 
   const state: DemoIdentityProvider = {
@@ -265,6 +275,7 @@ export async function startDemoIdentityProvider(options: DemoIdentityProviderOpt
     clientAssertions,
     stalled: false,
     authenticatedSecondsAgo: 0,
+    secondFactorOptional: false,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -152,10 +152,12 @@ export async function startDemoSamlIdentityProvider(
       const key = randomBytes(16).toString('hex');
       pending.set(key, request);
       // Every AuthnRequest gets the sign-in form (no single sign-on session is reused), so
-      // ForceAuthn is always honored; a RequestedAuthnContext asking for the two-factor
-      // class makes the one-time code required.
+      // ForceAuthn is always honored; a step-up (ForceAuthn, or a RequestedAuthnContext
+      // asking for the two-factor class) makes the one-time code required, and says why.
       const hinted = userWithEmail(users, request.loginHint);
-      return void page(res, 'Sign in', loginForm(key, request.issuer, users, hinted, asksForMfa(request.xml)));
+      const stepUp = asksForMfa(request.xml);
+      const title = stepUp ? 'Confirm it is you' : 'Sign in';
+      return void page(res, title, loginForm(key, request.issuer, users, hinted, stepUp));
     }
     if (req.method === 'POST' && url.pathname === '/sso/login') {
       const form = new URLSearchParams(await body(req));
@@ -167,7 +169,14 @@ export async function startDemoSamlIdentityProvider(
       const code = (form.get('otp') ?? '').trim();
       if ((code !== '' && !/^[0-9]{6}$/.test(code)) || (code === '' && asksForMfa(request.xml))) {
         const problem = code === '' ? 'The application asks for a second factor.' : 'A one-time code is 6 digits.';
-        const again = loginForm(form.get('pending') ?? '', request.issuer, users, user, true, problem);
+        const again = loginForm(
+          form.get('pending') ?? '',
+          request.issuer,
+          users,
+          user,
+          asksForMfa(request.xml),
+          problem,
+        );
         return void page(res, 'Sign in', again);
       }
       pending.delete(form.get('pending') ?? '');
@@ -367,10 +376,16 @@ function cookieOf(req: IncomingMessage): string | undefined {
 const PASSWORD_CLASS = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
 const TWO_FACTOR_CLASS = 'http://schemas.microsoft.com/claims/multipleauthn';
 
-/** True when the AuthnRequest's RequestedAuthnContext names the two-factor class. */
+/**
+ * True when the AuthnRequest is a step-up: its RequestedAuthnContext names the two-factor
+ * class, or it says ForceAuthn="true" (the person must sign in again: SAML has no way to
+ * ask for an `amr` value, so the demo reads it as asking for the second factor too, as
+ * Gatehouse's demo step-up of /Admin needs).
+ */
 function asksForMfa(requestXml: string): boolean {
   const requested = /<(?:\w+:)?RequestedAuthnContext[\s\S]*?<\/(?:\w+:)?RequestedAuthnContext>/.exec(requestXml);
-  return requested !== null && requested[0].includes(TWO_FACTOR_CLASS);
+  const forced = /<(?:\w+:)?AuthnRequest\b[^>]*\sForceAuthn="(?:true|1)"/.test(requestXml);
+  return forced || (requested !== null && requested[0].includes(TWO_FACTOR_CLASS));
 }
 
 /** The sign-in form, filled in with the user whose address the AuthnRequest's Subject hinted at, if any. */
@@ -383,12 +398,15 @@ function loginForm(
   problem?: string,
 ): string {
   const login = hinted ? ` value="${escapeHtml(hinted.login)}"` : ' autofocus';
-  return `<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote(users)}</p>
+  const why = mfaAsked
+    ? '<p class="note">The application asks you to confirm it is you: the page you opened needs a recent sign-in with a second factor. Sign in again with your password and a one-time code.</p>\n'
+    : '';
+  return `${why}<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote(users)}</p>
 ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}<form method="post" action="/sso/login">
 <input type="hidden" name="pending" value="${pendingKey}">
 <label>Login <input name="login"${login} autocomplete="off"></label>
 <label>Password <input name="password" type="password" placeholder="anything"${hinted ? ' autofocus' : ''}></label>
-<label>Also confirm with a one-time code${mfaAsked ? '' : ' (optional)'} <input name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
+<label>${mfaAsked ? 'One-time code (required)' : 'Also confirm with a one-time code (optional)'} <input name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
 <button type="submit">Sign in</button>
 </form>`;
 }

@@ -13,7 +13,10 @@ describe('step-up configuration at startup', function () {
       [`${STEP_UP}application.Role.Administrator__MaxAuthenticationAgeSeconds`]: '0',
       [`${STEP_UP}application.Permission.ManageApplication__AuthenticationMethods__0`]: '',
     });
-    const keys = problems.map((problem) => problem.split(' ')[1] ?? problem);
+    // Beside the errors, a warning for each name that /bin/sh would have dropped.
+    const errors = problems.filter((problem) => problem.startsWith('error'));
+    expect(problems.filter((problem) => problem.includes('/bin/sh drops'))).to.have.length(3);
+    const keys = errors.map((problem) => problem.split(' ')[1] ?? problem);
     expect(problems.join('\n')).to.contain('ProjectTemplate:Authorization:StepUp:application.Role.Admin');
     expect(problems.join('\n')).to.contain(
       'ProjectTemplate:Authorization:StepUp:application.Role.Administrator:MaxAuthenticationAgeSeconds',
@@ -24,11 +27,15 @@ describe('step-up configuration at startup', function () {
     expect(keys).to.have.length(3);
   });
 
-  it('starts with a step-up on a built-in policy', async () => {
-    const { problems } = await startupOutcome({
-      [`${STEP_UP}application.Role.Administrator__MaxAuthenticationAgeSeconds`]: '600',
-      [`${STEP_UP}application.Role.Administrator__AuthenticationMethods__0`]: 'mfa',
+  it('starts with a step-up on a built-in policy, named in its Policy key, and logs it', async () => {
+    const { problems, logs } = await startupOutcome({
+      [`${STEP_UP}AdminPages__Policy`]: 'application.Role.Administrator',
+      [`${STEP_UP}AdminPages__MaxAuthenticationAgeSeconds`]: '600',
+      [`${STEP_UP}AdminPages__AuthenticationMethods__0`]: 'mfa',
     });
     expect(problems).to.deep.equal([]);
+    expect(logs).to.contain(
+      'step-up: application.Role.Administrator needs a sign-in within the last 10 minutes and a sign-in with multi-factor authentication (mfa)',
+    );
   });
 });
