@@ -74,3 +74,9 @@ function prefixOf(words: readonly number[], bits: number): string {
     })
     .join(':');
 }
+
+/** True for a loopback client (127.0.0.0/8, ::1, or either as an IPv4-mapped address): a caller on this host. */
+export function isLoopbackClient(address: string): boolean {
+  const key = clientKeyOf(address, 128);
+  return key.startsWith('ip4:127.') || key === 'ip6:0:0:0:0:0:0:0:1/128';
+}

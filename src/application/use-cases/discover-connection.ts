@@ -20,6 +20,11 @@ export interface DiscoverConnectionInput {
  * sign-in, with the address as a hint to the provider when the connection allows it. The
  * address proves nothing here: the sign-in that follows is checked against the
  * connection's domains (organization-guard.ts), whatever the person typed.
+ *
+ * Which domains have a connection here is a list of customers: every well-formed lookup,
+ * found or not, counts against the client's sign-in attempts before anything is looked up
+ * (BeginSignIn.countAttempt), so a client past its limit is refused alike (429) for a
+ * customer's domain and for an unknown one, and no client can walk a list of domains.
  */
 @injectable()
 export class DiscoverConnection {
@@ -36,6 +41,7 @@ export class DiscoverConnection {
         safe: true,
       });
     }
+    await this.beginSignIn.countAttempt(input.client, input.request);
     const connection = this.providers.connectionForDomain(found.domain);
     if (!connection) {
       throw new GatehouseError('auth.unknown_domain', 'No organization signs in with that e-mail domain here.', {
@@ -47,6 +53,7 @@ export class DiscoverConnection {
       returnUrl: input.returnUrl,
       binding: input.binding,
       client: input.client,
+      counted: true,
       request: input.request,
       ...(connection.sendLoginHint ? { loginHint: address } : {}),
     });

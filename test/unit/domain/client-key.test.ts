@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { clientKeyOf } from '../../../src/domain/client-key.js';
+import { clientKeyOf, isLoopbackClient } from '../../../src/domain/client-key.js';
 
 /** The key a client's anonymous work is counted under: an IPv4 address, or an IPv6 network. */
 describe('clientKeyOf', () => {
@@ -26,5 +26,23 @@ describe('clientKeyOf', () => {
     it(`${label}: ${address.slice(0, 40)} /${prefix}`, () => {
       expect(clientKeyOf(address, prefix)).to.equal(key);
     });
+  }
+});
+
+describe('isLoopbackClient', () => {
+  const cases: ReadonlyArray<[address: string, loopback: boolean]> = [
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['::2', false],
+    ['128.0.0.1', false],
+    ['10.0.0.1', false],
+    ['2001:db8::1', false],
+    ['localhost', false],
+  ];
+  for (const [address, loopback] of cases) {
+    it(`${address}: ${loopback}`, () => expect(isLoopbackClient(address)).to.equal(loopback));
   }
 });
