@@ -41,6 +41,16 @@ export function nextSteps(plan, cwd) {
 function startWithoutKeys(choice) {
   if (!choice.authentication)
     return ['Then `npm start` serves the application, with authentication off (README.md says what that means).'];
+  const folder = choice.connectionsDirectory;
+  if (folder)
+    return [
+      '`npm start` serves the application with no key at all, but no organization can sign in until a',
+      `connection is in ${folder}/. Copy the example ${folder}/example.json.sample to ${folder}/<name>.json`,
+      '(only *.json files are read), then replace each <...>: Domains (the e-mail domains of its people),',
+      "EntityId (your PublicOrigin followed by /connections/<name>/saml2/acs) and MetadataUrl (the customer's",
+      'SAML metadata); or "Protocol": "OpenIdConnect" with Authority, ClientId and ClientSecretFile.',
+      'README.md, "Adding a customer", walks through it; docs/connections.md has every key.',
+    ];
   return [
     '`npm start` serves the application with no key at all, but nobody can sign in until a provider is on:',
     'its login page names the keys of one (OpenID Connect, SAML2, Microsoft, Amazon or GitHub), and',
