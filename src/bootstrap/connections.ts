@@ -49,11 +49,19 @@ export async function composeConnections(
   if (!settings.Authentication.Enabled) return undefined;
   if (Object.keys(Connections).length === 0 && ConnectionsDirectory.trim() === '') return undefined;
 
-  const reader = sectionReader(configuration.schema, configuration.learnSecrets);
+  const reader = sectionReader(configuration.schema);
   const registry = new ConnectionRegistry(
     { environment: configuration.environment, protocols: configuration.providers },
     reservedNames(configuration),
   );
+  // The log redacts the secrets of the connections in force: a refused declaration's were
+  // never used (and a customer must not make the log cut its own chosen text out of every
+  // line), and a removed connection's are no longer anyone's.
+  registry.onEvent((event) => {
+    if (event.kind === 'refused') return;
+    const values = event.kind === 'removed' ? [] : reader.secretsOf(event.connection.settings);
+    configuration.holdSecrets(`connection:${event.connection.id}`, values);
+  });
   const startupProblems: SettingsProblem[] = [];
   const configured = new ConfiguredConnections(settings, reader, rootDir);
   for (const event of registry.apply(

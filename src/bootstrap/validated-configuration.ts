@@ -42,8 +42,8 @@ export interface ValidatedConfiguration {
   /** HOST and PORT from the configuration sources (127.0.0.1:3000 by default). */
   listenOn: { port: number; host: string };
   logger: Logger;
-  /** Secret values read after start (connection files) are scrubbed from the log too. */
-  learnSecrets: (values: readonly string[]) => void;
+  /** The secrets a connection in force holds (an empty list when it is removed): redacted from the log too. */
+  holdSecrets: (owner: string, values: readonly string[]) => void;
   /** Fields every later log line gets from where it is written (telemetry: the active span's ids). */
   addLogContext: (fields: () => string) => void;
   /** The OpenTelemetry configuration, when telemetry is on (`ProjectTemplate:Telemetry` and OTEL_*). */
@@ -116,7 +116,7 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
     publicOrigin: publicOrigin.value,
     listenOn: configuration.listen,
     logger,
-    learnSecrets: (values) => logger.learnSecrets(values),
+    holdSecrets: (owner, values) => logger.holdSecrets(owner, values),
     addLogContext: (fields) => logger.addContextFields(fields),
     telemetry: telemetryConfiguration(settings.Telemetry, options.env, () => applicationIdentity(options.rootDir)),
     destination,

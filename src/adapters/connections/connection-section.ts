@@ -16,15 +16,18 @@ export interface SectionReader {
    * @param fileKeys reads what a `<Key>File` names: where it is relative to, and what it may name
    */
   read(name: string, raw: unknown, origin: string, fileKeys: FileKeys): Promise<ConnectionDeclaration>;
+  /** The values of a section's secret keys (`ClientSecret` ..., as read from their files): what the log redacts. */
+  secretsOf(section: object): string[];
 }
 
 /**
  * Types a connection's section with the configuration schema (keys in any letter case,
  * unknown keys refused, values typed as the configuration's are) and reads each secret
- * given as a file (`ClientSecretFile`: a mounted Secret) into its key. The values read are
- * handed to `onSecret` (the log's scrubber) before anything can log them.
+ * given as a file (`ClientSecretFile`: a mounted Secret) into its key. Its secrets are
+ * handed to the log by the composition root once the connection is in force (`secretsOf`),
+ * never those of a declaration that was refused.
  */
-export function sectionReader(schema: SettingsSchema, onSecret: (values: readonly string[]) => void): SectionReader {
+export function sectionReader(schema: SettingsSchema): SectionReader {
   const sectionSchema = connectionSectionSchema(schema.json);
   const secretKeys = Object.entries(sectionSchema.properties)
     .filter(([, kind]) => kind.secret === true)
@@ -52,12 +55,10 @@ export function sectionReader(schema: SettingsSchema, onSecret: (values: readonl
         ...validateTypes({ Authentication: { Connections: { [name]: typed } } }, schema.validate),
       ].map(rename);
       const section: Record<string, unknown> = {};
-      const found: string[] = [];
       for (const [key, value] of Object.entries(typed)) {
         const secret = key.endsWith('File') ? key.slice(0, -'File'.length) : undefined;
         if (secret === undefined || !secretKeys.includes(secret)) {
           section[key] = value;
-          if (secretKeys.includes(key) && typeof value === 'string' && value !== '') found.push(value);
           continue;
         }
         if (secret in typed) {
@@ -67,15 +68,16 @@ export function sectionReader(schema: SettingsSchema, onSecret: (values: readonl
         const read: FileText =
           typeof value === 'string' && value.trim() !== '' ? await fileKeys(value) : { refused: 'unreadable' };
         if ('refused' in read) problems.push(error(`${origin}:${key}`, FILE_KEY_REFUSED[read.refused]));
-        else {
-          // A Secret written with `echo` ends with a line break.
-          const text = read.text.replace(/\r?\n$/, '');
-          section[secret] = text;
-          found.push(text);
-        }
+        // A Secret written with `echo` ends with a line break.
+        else section[secret] = read.text.replace(/\r?\n$/, '');
       }
-      onSecret(found);
       return { name, origin, section, problems };
+    },
+    secretsOf(section) {
+      const values: Record<string, unknown> = { ...section };
+      return secretKeys
+        .flatMap((key) => (Array.isArray(values[key]) ? (values[key] as unknown[]) : [values[key]]))
+        .filter((value): value is string => typeof value === 'string' && value !== '');
     },
   };
 }

@@ -1,11 +1,12 @@
 import type { Logger } from '../../application/ports/logger.js';
 import type { LoggingSettings } from '../../domain/settings/settings.js';
 import type { LogDestination } from './buffered-destination.js';
-import { pathRedactor, redactPaths, secretScrubber } from './redaction.js';
+import { pathRedactor, redactPaths } from './redaction.js';
+import { secretValueRedactor, type SecretValueRedactor } from './secret-values.js';
 
 export interface LoggerOptions {
   level: LoggingSettings['Level'];
-  /** Configured secret values: scrubbed from every line, whatever field they hide in. */
+  /** Configured secret values: redacted from every line, whatever field they hide in. */
   secretValues: readonly string[];
   /** Paths of the configuration's secret keys (the settings schema's), redacted wherever the settings are logged. */
   secretKeyPaths: readonly string[][];
@@ -26,18 +27,24 @@ const LEVEL_NUMBERS: Record<LoggingSettings['Level'], number> = {
 /**
  * One JSON object per line, in pino's shape (`{"level":30,"time":<epoch ms>,...fields,"msg":"..."}`),
  * with the schema's secrets and the usual carriers redacted by path, errors reduced to
- * name, message and code, and every configured secret value scrubbed from the finished
- * line. Written by Gatehouse rather than by pino: the port needs four methods and no
+ * name, message and code, and every string value (and the message) that is or holds a
+ * configured secret redacted before the line is serialized, so that a secret shaped like
+ * JSON can neither break the line nor cut fields out of it. Written by Gatehouse rather than by pino: the port needs four methods and no
  * child loggers or transports, and a line built directly costs a fraction of pino's
  * per line on the request path and nothing at start (docs/operations.md, Logging; docs/performance.md).
  */
 export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsLearner & ContextFields {
   const threshold = LEVEL_NUMBERS[options.level];
   const redact = pathRedactor(redactPaths(options.secretKeyPaths));
-  const known = new Set(options.secretValues);
-  // Built again when the next line is written after new secrets were learned, not once per
-  // secret: a start reading a thousand connection files learns a thousand.
-  let scrub: ((line: string) => string) | undefined;
+  // The secrets each connection in force holds, by owner: replaced when it changes, gone when it goes.
+  const held = new Map<string, readonly string[]>();
+  // Built again when the next line is written after the secrets changed, not once per
+  // change: a start reading a thousand connection files holds a thousand.
+  let secrets: SecretValueRedactor | undefined | null = null;
+  const currentSecrets = () =>
+    secrets === null
+      ? (secrets = secretValueRedactor([...options.secretValues, ...[...held.values()].flat()]))
+      : secrets;
   // Fields of the moment a line is written (the active span's ids), once telemetry is on:
   // a ready JSON fragment of hexadecimal ids, so that no line copies or redacts its fields for them.
   let contextFields: (() => string) | undefined;
@@ -45,12 +52,15 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsL
   const writerAt = (level: number) =>
     level < threshold
       ? () => undefined
-      : (fields: object, message: string) =>
+      : (fields: object, message: string) => {
+          const redacted = redact(withError(fields));
+          const secretValues = currentSecrets();
           destination.write(
-            (scrub ??= secretScrubber([...known]))(
-              jsonLine(level, redact(withError(fields)), message, contextFields?.() ?? ''),
-            ),
+            secretValues
+              ? jsonLine(level, secretValues.fields(redacted), secretValues.text(message), contextFields?.() ?? '')
+              : jsonLine(level, redacted, message, contextFields?.() ?? ''),
           );
+        };
   return {
     debug: writerAt(20),
     info: writerAt(30),
@@ -59,10 +69,12 @@ export function createJsonLinesLogger(options: LoggerOptions): Logger & SecretsL
     addContextFields(fields) {
       contextFields = fields;
     },
-    learnSecrets(values) {
-      const before = known.size;
-      for (const value of values) known.add(value);
-      if (known.size !== before) scrub = undefined;
+    holdSecrets(owner, values) {
+      const before = held.get(owner) ?? [];
+      if (values.length === before.length && values.every((value, index) => value === before[index])) return;
+      if (values.length === 0) held.delete(owner);
+      else held.set(owner, [...values]);
+      secrets = null;
     },
   };
 }
@@ -76,9 +88,13 @@ export interface ContextFields {
   addContextFields(fields: () => string): void;
 }
 
-/** Secrets read after start (a connection file's client secret) are scrubbed from later lines too. */
+/** Secrets read after start (a connection file's client secret), redacted from later lines too. */
 export interface SecretsLearner {
-  learnSecrets(values: readonly string[]): void;
+  /**
+   * The secrets `owner` (a connection) holds now, in place of those it held before; an
+   * empty list forgets them (a connection removed).
+   */
+  holdSecrets(owner: string, values: readonly string[]): void;
 }
 
 function jsonLine(level: number, fields: object, message: string, context: string): string {

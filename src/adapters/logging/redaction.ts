@@ -1,4 +1,5 @@
-const REDACTED = '[REDACTED]';
+/** What a redacted value is replaced with. */
+export const REDACTED = '[REDACTED]';
 
 /**
  * Query parameters whose values may be logged; every other value is redacted (codes,
@@ -52,85 +53,12 @@ function decodeQueryValue(value: string): string | undefined {
   }
 }
 
-/** The shortest secret scrubbed by value, and the window a line is searched with when there are many. */
-const SHORTEST_SECRET = 6;
-/**
- * Up to this many needles, a line is searched for each in turn; beyond it (a deployment
- * whose connections bring a client secret each), for all at once (`findsAnyOf`).
- */
-const SEARCHED_ONE_BY_ONE = 16;
-
-/**
- * Replaces every occurrence of a configured secret in an output line, raw or as it
- * appears escaped inside JSON. Secrets under 6 characters are not scrubbed by value
- * (they would mangle ordinary words); the startup rules ask for long secrets anyway.
- */
-export function secretScrubber(secretValues: readonly string[]): (line: string) => string {
-  const needles = [
-    ...new Set(
-      secretValues
-        .filter((value) => value.length >= SHORTEST_SECRET)
-        .flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]),
-    ),
-  ].sort((a, b) => b.length - a.length);
-  if (needles.length === 0) return (line) => line;
-  const replaceEach = (line: string) => {
-    let result = line;
-    for (const needle of needles) if (result.includes(needle)) result = result.split(needle).join(REDACTED);
-    return result;
-  };
-  if (needles.length <= SEARCHED_ONE_BY_ONE) return replaceEach;
-  // A line (almost never) holding one is then scrubbed of each, as above.
-  const holdsAny = findsAnyOf(needles);
-  return (line) => (holdsAny(line) ? replaceEach(line) : line);
-}
-
-const HASH_BASE = 31;
-/** HASH_BASE to the power SHORTEST_SECRET - 1, in 32-bit arithmetic: the weight of a window's first character. */
-const FIRST_WEIGHT = HASH_BASE ** (SHORTEST_SECRET - 1);
-
-/**
- * Whether a line holds any of `needles` (each at least SHORTEST_SECRET characters), in one
- * pass whatever their number (Rabin-Karp): a rolling hash of each SHORTEST_SECRET
- * characters of the line, looked up among the hashes of the needles' first
- * SHORTEST_SECRET characters, a hit confirmed by comparing. With a thousand connections'
- * secrets, searching for each in turn cost every request's log line more than the rest of
- * the request (docs/performance.md).
- */
-function findsAnyOf(needles: readonly string[]): (line: string) => boolean {
-  const byHead = new Map<number, string[]>();
-  for (const needle of needles) {
-    const head = windowHash(needle, 0);
-    byHead.set(head, [...(byHead.get(head) ?? []), needle]);
-  }
-  return (line) => {
-    if (line.length < SHORTEST_SECRET) return false;
-    let hash = windowHash(line, 0);
-    for (let start = 0; ; start++) {
-      const candidates = byHead.get(hash);
-      if (candidates !== undefined && candidates.some((needle) => line.startsWith(needle, start))) return true;
-      const next = start + SHORTEST_SECRET;
-      if (next >= line.length) return false;
-      hash = (Math.imul(hash - Math.imul(line.charCodeAt(start), FIRST_WEIGHT), HASH_BASE) + line.charCodeAt(next)) | 0;
-    }
-  };
-}
-
-/** The hash of the SHORTEST_SECRET characters of `text` from `start`, in 32-bit arithmetic. */
-function windowHash(text: string, start: number): number {
-  let hash = 0;
-  for (let index = start; index < start + SHORTEST_SECRET; index++) {
-    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(index)) | 0;
-  }
-  return hash;
-}
-
 /**
  * The field paths whose values are replaced with `[REDACTED]`: the secret keys the schema
  * declares, wherever a settings object is logged, and the usual carriers at the top level
  * and inside the containers a log line might hold (headers, query, body). Gatehouse never
- * logs headers or bodies; these paths are the second line of defence, and the by-value
- * scrubber the third. Top-level `code` is left alone: it is Gatehouse's own error code,
+ * logs headers or bodies; these paths are the second line of defence, and the secret
+ * values (secret-values.ts) the third. Top-level `code` is left alone: it is Gatehouse's own error code,
  * which operators need.
  */
 export function redactPaths(secretKeyPaths: readonly string[][]): string[][] {

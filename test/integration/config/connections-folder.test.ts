@@ -51,7 +51,7 @@ describe('connections folder: read at start, then polled', () => {
       warn: () => undefined,
       error: (_fields, message) => void logged.push(message),
     };
-    const reader = sectionReader(await settingsSchema(builtInProviders), () => undefined);
+    const reader = sectionReader(await settingsSchema(builtInProviders));
     directory = new FolderConnections(folder, reader, logger, POLL_MS);
   });
   afterEach(() => {

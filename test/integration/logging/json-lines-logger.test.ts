@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { projectTemplateSchema, secretKeyPaths } from '../../../src/adapters/config/schema.js';
 import { createJsonLinesLogger } from '../../../src/adapters/logging/json-lines-logger.js';
 import { builtInProviders } from '../../../src/bootstrap/provider-catalogue.js';
-import { redactUrl, secretScrubber } from '../../../src/adapters/logging/redaction.js';
+import { redactUrl } from '../../../src/adapters/logging/redaction.js';
+import { SHORTEST_CONTAINED_SECRET, secretValueRedactor } from '../../../src/adapters/logging/secret-values.js';
+import type { Logger } from '../../../src/application/ports/logger.js';
 import type { LoggingSettings } from '../../../src/domain/settings/settings.js';
 
 function capture(secretValues: string[] = [], level: LoggingSettings['Level'] = 'debug') {
@@ -83,52 +85,166 @@ describe('logging with redaction', () => {
     for (let i = 1; i <= 12; i++) expect(text()).not.to.match(new RegExp(`"S${i}"`));
   });
 
-  it('scrubs configured secret values wherever they appear, raw or JSON-escaped', () => {
+  it('redacts configured secret values wherever they appear: a field, a nested one, a key, the message, an error', () => {
     const { logger, text } = capture(['SENTINEL-secret"quoted', 'another-SENTINEL']);
     logger.warn(
-      { note: 'contains SENTINEL-secret"quoted here', nested: { deep: ['another-SENTINEL'] } },
+      {
+        note: 'contains SENTINEL-secret"quoted here',
+        nested: { deep: ['another-SENTINEL'] },
+        'key-another-SENTINEL': 1,
+        err: new Error('failed with another-SENTINEL'),
+      },
       'message with another-SENTINEL',
     );
     expect(text()).not.to.contain('SENTINEL');
-    expect(text()).to.contain('[REDACTED]');
+    const line = JSON.parse(text()) as Record<string, unknown>;
+    expect(line).to.deep.include({
+      note: 'contains [REDACTED] here',
+      nested: { deep: ['[REDACTED]'] },
+      'key-[REDACTED]': 1,
+      msg: 'message with [REDACTED]',
+    });
+    expect(line.err).to.include({ message: 'failed with [REDACTED]' });
   });
 
-  it('scrubs secrets learned after the start (a connection file read) from every later line', () => {
+  // What a customer writes as a connection's ClientSecret, chosen to break the log.
+  const hostileSecrets = [
+    '"audit":true',
+    '{"SENTINEL":1}',
+    '"SENTINEL\\"\\',
+    '","msg":"SENTINEL-forged","x":"',
+    'SENTINEL"}\n{"level":60,"audit":true',
+    '\\u0022SENTINEL',
+    'SENTINEL-ключ-🔑',
+    '"',
+    '}',
+    '\\',
+    ',',
+    'a',
+    '',
+    '🔑',
+  ];
+  const hostileLines = (logger: Logger) => {
+    logger.info({ audit: true, event: 'signin.failed', connection: 'acme', code: 'idp.flow_missing' }, 'audit');
+    logger.info({ reqId: 'r-1', method: 'GET', url: '/a', status: 200, ms: 1.5 }, 'request');
+    for (const secret of hostileSecrets) {
+      logger.warn(
+        { note: `before ${secret} after`, whole: secret, list: [secret, `x${secret}`], [`k ${secret}`]: secret },
+        `message ${secret} end`,
+      );
+    }
+  };
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : typeof value === 'object' && value !== null
+        ? Object.entries(value).flatMap(([key, inner]) => [key, ...strings(inner)])
+        : [];
+
+  it('keeps every line one JSON object with its audit fields, whatever the secrets look like, and never writes one', () => {
+    const { logger, text } = capture(hostileSecrets);
+    hostileLines(logger);
+    const lines = text().split('\n').slice(0, -1);
+    expect(lines).to.have.length(2 + hostileSecrets.length);
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(parsed[0]).to.deep.equal({
+      level: 30,
+      time: parsed[0]!.time,
+      audit: true,
+      event: 'signin.failed',
+      connection: 'acme',
+      code: 'idp.flow_missing',
+      msg: 'audit',
+    });
+    expect(parsed[1]).to.include({ reqId: 'r-1', method: 'GET', url: '/a', status: 200, ms: 1.5, msg: 'request' });
+    for (const line of parsed) {
+      for (const value of strings(line)) {
+        for (const secret of hostileSecrets.filter((each) => each.length >= SHORTEST_CONTAINED_SECRET)) {
+          expect(value, secret).not.to.contain(secret);
+        }
+        for (const secret of hostileSecrets.filter((each) => each !== '')) expect(value).not.to.equal(secret);
+      }
+    }
+    expect(text()).not.to.contain('SENTINEL');
+  });
+
+  it('redacts a secret shorter than 6 characters only where it is a whole value, leaving words that hold it', () => {
+    const { logger, text } = capture(['abc', 'info']);
+    logger.info({ whole: 'abc', inside: 'xabcx', kind: 'info', word: 'information' }, 'abc');
+    expect(JSON.parse(text())).to.include({
+      level: 30,
+      whole: '[REDACTED]',
+      inside: 'xabcx',
+      kind: '[REDACTED]',
+      word: 'information',
+      msg: '[REDACTED]',
+    });
+  });
+
+  it('holds the secrets of each connection while it is in force: learned, replaced when it changes, forgotten when it goes', () => {
     const { logger, text } = capture(['SENTINEL-configured']);
-    logger.info({ note: 'SENTINEL-learned-1 SENTINEL-configured' }, 'before');
-    logger.learnSecrets(['SENTINEL-learned-1']);
-    logger.info({ note: 'SENTINEL-learned-1 SENTINEL-configured' }, 'after one');
-    logger.learnSecrets(['SENTINEL-learned-2', 'SENTINEL-learned-3']);
-    logger.info({ note: 'SENTINEL-learned-3 SENTINEL-learned-2 SENTINEL-learned-1' }, 'after three');
-    const [before, afterOne, afterThree] = text().split('\n');
-    expect(before).to.contain('SENTINEL-learned-1').and.not.contain('SENTINEL-configured');
-    expect(afterOne).not.to.contain('SENTINEL');
-    expect(afterThree).not.to.contain('SENTINEL');
+    const line = () => logger.info({ note: 'SENTINEL-one SENTINEL-two SENTINEL-configured' }, 'line');
+    line();
+    logger.holdSecrets('connection:acme', ['SENTINEL-one']);
+    line();
+    logger.holdSecrets('connection:globex', ['SENTINEL-two']);
+    line();
+    logger.holdSecrets('connection:acme', ['SENTINEL-rotated']);
+    line();
+    logger.holdSecrets('connection:globex', []);
+    line();
+    const notes = text()
+      .split('\n')
+      .slice(0, -1)
+      .map((each) => (JSON.parse(each) as { note: string }).note);
+    expect(notes).to.deep.equal([
+      'SENTINEL-one SENTINEL-two [REDACTED]',
+      '[REDACTED] SENTINEL-two [REDACTED]',
+      '[REDACTED] [REDACTED] [REDACTED]',
+      'SENTINEL-one [REDACTED] [REDACTED]',
+      'SENTINEL-one SENTINEL-two [REDACTED]',
+    ]);
   });
 
-  // Up to 16 needles (a secret and its JSON-escaped spelling each) are searched one by one,
-  // more all at once: each way on every placement, letter case and escaping.
-  for (const count of [3, 200]) {
-    describe(`scrubbing ${count} secrets from a line`, () => {
-      const secrets = Array.from({ length: count }, (_, index) => `SENTINEL-${index}-${'x'.repeat(index % 30)}"q`);
-      const scrub = secretScrubber(secrets);
-      const last = secrets[count - 1] ?? '';
-      const escaped = JSON.stringify(last).slice(1, -1);
+  it("leaves the caller's fields, and a line without secrets, as they were", () => {
+    const { logger, text } = capture(['SENTINEL-secret']);
+    const fields = { note: 'SENTINEL-secret', list: ['SENTINEL-secret'], when: new Date(0), plain: { a: 'b' } };
+    logger.info(fields, 'line');
+    expect(fields).to.deep.equal({
+      note: 'SENTINEL-secret',
+      list: ['SENTINEL-secret'],
+      when: new Date(0),
+      plain: { a: 'b' },
+    });
+    expect(JSON.parse(text())).to.deep.include({
+      note: '[REDACTED]',
+      list: ['[REDACTED]'],
+      when: '1970-01-01T00:00:00.000Z',
+      plain: { a: 'b' },
+    });
+  });
 
-      it('scrubs one at the start, in the middle and at the end, raw or JSON-escaped', () => {
-        for (const line of [`${last} after`, `before ${last} after`, `before ${last}`, last, `{"a":"${escaped}"}`]) {
-          expect(scrub(line), line).not.to.contain('SENTINEL');
-          expect(scrub(line)).to.contain('[REDACTED]');
+  // Up to 8 secrets are searched one by one, more all at once: each way on every placement.
+  for (const count of [3, 200]) {
+    describe(`redacting ${count} secrets`, () => {
+      const secrets = Array.from({ length: count }, (_, index) => `SENTINEL-${index}-${'x'.repeat(index % 30)}"q`);
+      const redactor = secretValueRedactor(secrets)!;
+      const last = secrets[count - 1] ?? '';
+
+      it('redacts one at the start, in the middle and at the end of a value, or the whole value', () => {
+        for (const value of [`${last} after`, `before ${last} after`, `before ${last}`, last]) {
+          expect(redactor.text(value), value).not.to.contain('SENTINEL');
+          expect(redactor.text(value)).to.contain('[REDACTED]');
         }
       });
 
-      it('scrubs several in one line, and one whose first characters another shares', () => {
-        const line = `${secrets[0]} and ${last}, ${secrets[1]}`;
-        expect(scrub(line)).to.equal('[REDACTED] and [REDACTED], [REDACTED]');
+      it('redacts several in one value, and one whose first characters another shares', () => {
+        const value = `${secrets[0]} and ${last}, ${secrets[1]}`;
+        expect(redactor.text(value)).to.equal('[REDACTED] and [REDACTED], [REDACTED]');
       });
 
-      it('leaves a line without any as it is: short, long, or holding a secret but for its last character', () => {
-        for (const line of [
+      it('leaves a value without any as it is: short, long, or holding a secret but for its last character', () => {
+        for (const value of [
           '',
           'abc',
           'SENTIN',
@@ -136,7 +252,9 @@ describe('logging with redaction', () => {
           last.slice(0, -1),
           `x${last.slice(1)}`,
         ])
-          expect(scrub(line), line).to.equal(line);
+          expect(redactor.text(value), value).to.equal(value);
+        const fields = { a: 'plain', b: [1, 'two'], c: { d: null } };
+        expect(redactor.fields(fields)).to.equal(fields);
       });
     });
   }
