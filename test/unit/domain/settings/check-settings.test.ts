@@ -436,6 +436,19 @@ describe('checkSettings', () => {
     }
   });
 
+  it('requires ClientIpv6PrefixLength to be a whole number from 32 to 128', () => {
+    for (const value of [31, 129, 64.5, 0, -64]) {
+      const settings = withSettings((s) => (s.Session.ClientIpv6PrefixLength = value));
+      expect(errorKeys(checkSettings(settings, context())), String(value)).to.deep.equal([
+        'ProjectTemplate:Session:ClientIpv6PrefixLength',
+      ]);
+    }
+    for (const value of [32, 48, 56, 64, 128]) {
+      const settings = withSettings((s) => (s.Session.ClientIpv6PrefixLength = value));
+      expect(errorKeys(checkSettings(settings, context())), String(value)).to.deep.equal([]);
+    }
+  });
+
   it('requires a Redis URL when the Redis store is chosen', () => {
     const settings = withSettings((s) => (s.Session.Store = 'Redis'));
     expect(errorKeys(checkSettings(settings, context()))).to.deep.equal(['ProjectTemplate:Session:Redis:Url']);
