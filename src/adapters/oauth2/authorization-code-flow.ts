@@ -274,7 +274,10 @@ export class AuthorizationCodeFlow {
   }
 
   #log(fields: Record<string, unknown>): void {
-    this.#options.logger.warn({ provider: this.#options.provider, ...fields }, this.#options.failureMessage);
+    const line = { provider: this.#options.provider, ...fields };
+    // The person chose Cancel (access_denied): an outcome, not a fault anyone need look at.
+    if (fields.code === 'idp.sign_in_cancelled') this.#options.logger.info(line, 'sign-in cancelled at the provider');
+    else this.#options.logger.warn(line, this.#options.failureMessage);
   }
 }
 

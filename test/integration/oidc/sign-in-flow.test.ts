@@ -265,7 +265,13 @@ describe('OpenID Connect sign-in through the app (real oidc-provider)', function
       const browser = new TestBrowser();
       const callback = await browser.startSignIn(app.url, 'admin', '/', true);
       expect(callback.searchParams.get('error')).to.equal('access_denied');
+      const logsBefore = app.logs.length;
       const response = await browser.get(callback.href, { accept: 'text/html' });
+      // An outcome the person chose, logged at info: never a WARN "step failed".
+      const said = app.logs.slice(logsBefore).filter((line) => line.includes('idp.sign_in_cancelled'));
+      expect(said).to.have.length.greaterThan(0);
+      for (const line of said)
+        expect(JSON.parse(line)).to.include({ level: 30 }).and.not.include({ msg: 'OpenID Connect step failed' });
       expect(response.status).to.equal(400);
       expect(response.headers.get('cache-control')).to.equal('no-store');
       const page = await response.text();
