@@ -82,6 +82,15 @@ describe('pages', () => {
       expect(html).to.contain('<span class="muted">administrator role</span>');
     });
 
+    it('shows application:auth_time as a readable UTC time beside its epoch seconds', async () => {
+      const claims: Array<[string, string]> = [...plainClaims, ['application:auth_time', '1795906743']];
+      const { cookie } = await signIn(running.gatehouse, claims, { scheme: 'OpenIdConnect' });
+      const html = await (await page(running, '/', cookie)).text();
+      expect(html).to.contain(
+        '<code>application:auth_time</code></td><td>1795906743 <span class="muted">(2026-11-28 22:59:03 UTC)</span>',
+      );
+    });
+
     it('offers no administration button to a user without the role', async () => {
       const { cookie } = await signIn(running.gatehouse, plainClaims, { scheme: 'OpenIdConnect' });
       const html = await (await page(running, '/', cookie)).text();

@@ -2,7 +2,7 @@ import type { IdentityProviders } from '../../../application/identity-providers.
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
 import { reachablePolicies, satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
-import { APPLICATION_CLAIM_PREFIX } from '../../../domain/claims/claim-types.js';
+import { APPLICATION_CLAIM_PREFIX, ClaimTypes } from '../../../domain/claims/claim-types.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 
@@ -32,7 +32,12 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
           // People know a provider by its DisplayName; the scheme is a configuration name.
           providerName: (principal && deps.providers.displayNameOf(principal.scheme)) ?? principal?.scheme,
           claims: principal?.claims ?? [],
-          applicationClaims: principal?.claims.filter((claim) => claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
+          applicationClaims:
+            principal?.claims
+              .filter((claim) => claim.type.startsWith(APPLICATION_CLAIM_PREFIX))
+              .map((claim) =>
+                claim.type === ClaimTypes.AuthTime ? { ...claim, readable: readableTime(claim.value) } : claim,
+              ) ?? [],
           providerClaims: principal?.claims.filter((claim) => !claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
           policies: deps.policies.list().map((policy) => ({
             name: policy.name,
@@ -46,4 +51,10 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
       },
     },
   ];
+}
+
+/** Epoch seconds as a person reads them (`2026-11-28 22:45:12 UTC`), shown beside the number policies compare. */
+function readableTime(seconds: string): string | undefined {
+  if (!/^\d{1,12}$/.test(seconds)) return undefined;
+  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
