@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { samlConnection, startWithConnections } from '../../support/connection-app.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
+import { adminClaims, plainClaims, signIn } from '../../support/sign-in.js';
 import type { RunningGatehouse } from '../../support/start-gatehouse.js';
 
 /**
@@ -85,5 +86,18 @@ describe('connections: the customer list is not readable by anonymous visitors',
     const body = JSON.parse(text) as Record<string, unknown>;
     expect(body).not.to.have.property('connections');
     expect(body.connectionCounts).to.deep.equal(local.connectionCounts);
+  });
+
+  it("shows each connection's state by name to an administrator at /Admin, and to no one else there", async () => {
+    const administrator = await signIn(app.gatehouse, adminClaims);
+    const page = await fetch(`${app.url}/Admin`, { headers: { cookie: administrator.cookie } });
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.match(
+      /<span class="provider-name">Acme<\/span> <span class="muted">\((idle|up|down)\)<\/span>/,
+    );
+    const user = await signIn(app.gatehouse, plainClaims);
+    const refused = await fetch(`${app.url}/Admin`, { headers: { cookie: user.cookie } });
+    expect(refused.status).to.equal(403);
+    expect(await refused.text()).not.to.contain('Acme');
   });
 });

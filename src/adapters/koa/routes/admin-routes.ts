@@ -9,7 +9,7 @@ import { administratorAppInfo, type AppInfo } from './app-info-routes.js';
 export interface AdminRouteDeps {
   info: AppInfo;
   now: () => number;
-  providers: Pick<IdentityProviders, 'listed'>;
+  providers: Pick<IdentityProviders, 'listed' | 'connectionReport'>;
   authorization: AuthorizationSettings;
   session: SessionSettings;
 }
@@ -21,6 +21,8 @@ export interface AdminRouteDeps {
  *
  * The page shows how the running application is set up, picked field by field so that no
  * secret setting (the Redis URL, cookie keys, client secrets) can ever reach the view.
+ * Each connection's state by name is here, for administrators, where readiness tells
+ * anyone off this host the counts only (the connections are the customers).
  */
 export function adminRoutes(deps: AdminRouteDeps): Endpoint[] {
   return [
@@ -30,6 +32,7 @@ export function adminRoutes(deps: AdminRouteDeps): Endpoint[] {
       metadata: authorize(PolicyNames.AdministratorRole),
       handler: async (ctx) => {
         const info = administratorAppInfo(deps.info, deps.now());
+        const connections = await deps.providers.connectionReport();
         await ctx.render('admin', {
           policyName: PolicyNames.AdministratorRole,
           app: {
@@ -42,6 +45,11 @@ export function adminRoutes(deps: AdminRouteDeps): Endpoint[] {
             scheme,
             callbackPath,
           })),
+          connections:
+            connections &&
+            Object.entries(connections)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, state]) => ({ name, state })),
           authorization: {
             requireAuthenticatedUserByDefault: deps.authorization.RequireAuthenticatedUserByDefault,
             roleClaimType: deps.authorization.RoleClaimType,
