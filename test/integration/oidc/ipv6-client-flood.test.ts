@@ -14,23 +14,30 @@ describe('pending sign-ins: an IPv6 client is its /64', function () {
   this.timeout(60_000);
   let idp: DemoIdentityProvider;
   let app: OidcApp;
-  const challenge = (client: string) =>
-    fetch(`${app.url}/External/Challenge?provider=OpenIdConnect&returnUrl=%2F`, {
+  let wider: OidcApp;
+  const challenge = (client: string, at: OidcApp = app) =>
+    fetch(`${at.url}/External/Challenge?provider=OpenIdConnect&returnUrl=%2F`, {
       headers: { 'x-forwarded-for': client },
       redirect: 'manual',
     });
 
   before(async () => {
-    const port = await freePort();
-    idp = await startIdentityProvider([`http://127.0.0.1:${port}`]);
-    app = await startOidcApp(idp.issuer, port, {
+    const [port, widerPort] = [await freePort(), await freePort()];
+    idp = await startIdentityProvider([`http://127.0.0.1:${port}`, `http://127.0.0.1:${widerPort}`]);
+    const limits = {
       ProjectTemplate__Session__MaxPendingSignIns: '50',
       ProjectTemplate__Session__PendingSignInsPerClient: '5',
       ProjectTemplate__Hosting__TrustProxy: 'true',
+    };
+    app = await startOidcApp(idp.issuer, port, limits);
+    wider = await startOidcApp(idp.issuer, widerPort, {
+      ...limits,
+      ProjectTemplate__Session__ClientIpv6PrefixLength: '48',
     });
   });
   after(async () => {
     await app?.close();
+    await wider?.close();
     await idp?.close();
   });
 
@@ -67,5 +74,11 @@ describe('pending sign-ins: an IPv6 client is its /64', function () {
     for (let i = 0; i < 5; i++) expect((await challenge('198.51.100.20')).status).to.equal(302);
     expect((await challenge('::ffff:198.51.100.20')).status).to.equal(429);
     expect((await challenge('::ffff:198.51.100.21')).status, 'its neighbour').to.equal(302);
+  });
+
+  it('counts by the prefix length the operator chose: with 48, every /64 of a /48 is one client', async () => {
+    for (let i = 0; i < 5; i++) expect((await challenge(`2001:db8:99:${i}::1`, wider)).status).to.equal(302);
+    expect((await challenge('2001:db8:99:ffff::1', wider)).status).to.equal(429);
+    expect((await challenge('2001:db8:9a::1', wider)).status, 'the next /48').to.equal(302);
   });
 });
