@@ -29,7 +29,7 @@ import {
 } from './demo-settings.js';
 import { makeSigningCredential } from './saml/signing-credential.js';
 import { startDemoSocialProviders } from './demo-social-providers.js';
-import { yourAppPort } from './your-app-port.js';
+import { preferredPort, PREFERRED_DEMO_METRICS_PORT, yourAppPort } from './your-app-port.js';
 
 if ((process.env.NODE_ENV ?? 'development') === 'production') {
   console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
@@ -90,9 +90,9 @@ try {
     logStartupErrors: false,
     env: {
       NODE_ENV: 'development',
-      // Telemetry on, with the Prometheus listener on a free loopback port: its URL is in the banner.
+      // Telemetry on, with the Prometheus listener on 9464 when free (else a free port): its URL is in the banner.
       ProjectTemplate__Telemetry__Enabled: 'true',
-      ProjectTemplate__Telemetry__PrometheusPort: '0',
+      ProjectTemplate__Telemetry__PrometheusPort: String(await preferredPort(PREFERRED_DEMO_METRICS_PORT, [port])),
       ...process.env,
       ...demoSettings({
         appOrigin,

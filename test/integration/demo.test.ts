@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { CookieJar, driveOidcLogin } from '../support/drive-oidc-login.js';
 import { frontchannelFramesAtSignOut } from '../support/oidc-provider-logout.js';
-import { freePort } from '../../scripts/free-port.js';
+import { canListen, freePort } from '../../scripts/free-port.js';
+import { PREFERRED_DEMO_METRICS_PORT } from '../../scripts/your-app-port.js';
 import { exitOf, spawnEntryPoint, type SpawnedProcess } from '../support/run-main.js';
 
 function waitFor(demo: SpawnedProcess, text: string, timeoutMs = 15_000): Promise<void> {
@@ -31,12 +32,15 @@ describe('npm run demo (the terminal)', function () {
   let demo: SpawnedProcess;
   let child: ChildProcess | undefined;
   let app: string;
+  /** Whether 9464 was free as the demo started: the demo then keeps its metrics there, run after run. */
+  let metricsPortWasFree = false;
 
   before(async function () {
     // Five servers and their keys, compiled on the fly: a loaded machine (CI shares its cores) needs a while.
     this.timeout(60_000);
     const port = await freePort();
     app = `http://127.0.0.1:${port}`;
+    metricsPortWasFree = await canListen(PREFERRED_DEMO_METRICS_PORT);
     demo = spawnEntryPoint(['--import', 'tsx', 'scripts/demo.ts'], { NODE_ENV: 'development', PORT: String(port) });
     child = demo.child;
     await waitFor(demo, 'Ctrl+C stops them all', 50_000);
@@ -76,6 +80,7 @@ describe('npm run demo (the terminal)', function () {
     )?.[1];
     expect(url, demo.output().stdout).to.be.a('string');
     expect(new URL(url ?? '').port).to.not.equal(new URL(app).port);
+    if (metricsPortWasFree) expect(new URL(url ?? '').port).to.equal(String(PREFERRED_DEMO_METRICS_PORT));
     const text = await (await fetch(url ?? '')).text();
     const started = text
       .split('\n')
