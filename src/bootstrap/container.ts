@@ -45,6 +45,7 @@ import { composeConnections } from './connections.js';
 import { IdentityProviders } from '../application/identity-providers.js';
 import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
 import { EndRemovedConnections } from '../application/connections/end-removed-connections.js';
+import { ConnectionRemovals } from '../application/connections/connection-removals.js';
 import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
 import { composeTelemetry, type TelemetryParts } from './telemetry.js';
@@ -138,6 +139,8 @@ export async function composeServices(
   container.registerSingleton(SignOut);
   container.registerSingleton(ReceiveProviderLogout);
   container.registerSingleton(AuthenticateSession);
+  // One per process: the removal times it keeps are what every signed-in request checks.
+  container.registerSingleton(ConnectionRemovals);
   container.registerSingleton(DiscoverConnection);
   if (connections) container.resolve(EndRemovedConnections).listen(connections.adapters.registry);
   return container;

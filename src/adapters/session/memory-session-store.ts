@@ -10,6 +10,8 @@ interface Entry {
   json: string;
   expiresAt: number;
   position: number;
+  /** An index's members and when each ends, kept as a Map: adding one costs no copy of the others. */
+  members?: Map<string, number>;
 }
 
 /**
@@ -129,30 +131,34 @@ export class MemorySessionStore implements SessionStore {
     return { count, resetsInMs: expiresAt - now };
   }
 
-  // An index is a record of its own ({"m":{member: expiresAt}}), bounded like the rest and
-  // by MAX_INDEX_MEMBERS: past it the member that ends soonest is dropped.
+  // An index is an entry of its own, its members in a Map (one more costs no copy of the
+  // others: a connection's index lists every session it signed in), living as long as its
+  // latest member. It lists at most as many members as the store holds records: past that,
+  // the members naming no record here go first (a session's handle is its record's key:
+  // what ended or was evicted), then the one ending soonest. A live session is never
+  // dropped so, since the store cannot hold more of them than that.
   async addToIndex(key: string, member: string, expiresAt: number): Promise<void> {
     const now = this.clock.now();
-    const members = this.liveMembers(key, now);
+    if (!(expiresAt > now)) return;
+    const entry = this.live(key);
+    const members = entry?.members ?? new Map<string, number>();
     members.set(member, expiresAt);
-    while (members.size > MAX_INDEX_MEMBERS) members.delete(soonestEnding(members));
-    const latest = Math.max(...members.values());
-    if (latest <= now) return;
-    this.insert(key, JSON.stringify({ m: Object.fromEntries(members) }), latest);
+    if (members.size > this.maxEntries) this.trimIndex(members, now);
+    this.insert(key, INDEX_JSON, Math.max(entry?.members ? entry.expiresAt : 0, expiresAt), members);
   }
 
   async indexMembers(key: string): Promise<string[]> {
-    const members = this.liveMembers(key, this.clock.now());
+    const members = this.live(key)?.members;
+    if (members === undefined) return [];
+    const now = this.clock.now();
+    for (const [member, endsAt] of members) if (endsAt <= now) members.delete(member);
     return [...members.entries()].sort((a, b) => a[1] - b[1]).map(([member]) => member);
   }
 
   async removeFromIndex(key: string, member: string): Promise<void> {
-    const entry = this.live(key);
-    if (entry === undefined) return;
-    const members = this.liveMembers(key, this.clock.now());
-    if (!members.delete(member)) return;
+    const members = this.live(key)?.members;
+    if (members === undefined || !members.delete(member)) return;
     if (members.size === 0) this.entries.delete(key);
-    else entry.json = JSON.stringify({ m: Object.fromEntries(members) });
   }
 
   /** The store lives in this process: if the process answers, so does the store. */
@@ -167,16 +173,12 @@ export class MemorySessionStore implements SessionStore {
     this.evictCursor = undefined;
   }
 
-  /** An index's members whose time has not passed. */
-  private liveMembers(key: string, now: number): Map<string, number> {
-    const entry = this.live(key);
-    const stored = entry === undefined ? undefined : decodeRecord(entry.json).m;
-    const members = new Map<string, number>();
-    if (typeof stored !== 'object' || stored === null) return members;
-    for (const [member, expiresAt] of Object.entries(stored)) {
-      if (typeof expiresAt === 'number' && expiresAt > now) members.set(member, expiresAt);
+  /** An index over its bound: its ended members go, then those naming no record here, then the soonest ending. */
+  private trimIndex(members: Map<string, number>, now: number): void {
+    for (const [member, endsAt] of members) {
+      if (endsAt <= now || this.live(member) === undefined) members.delete(member);
     }
-    return members;
+    while (members.size > this.maxEntries) members.delete(soonestEnding(members));
   }
 
   /** The entry if it exists and has not expired; an expired one is removed on the spot. */
@@ -197,15 +199,19 @@ export class MemorySessionStore implements SessionStore {
    * rehashed, so a key rewritten on every request (a client's challenge counter) made
    * each lookup of it walk thousands of dead copies of itself (docs/performance.md).
    */
-  private insert(key: string, json: string, expiresAt: number): void {
+  private insert(key: string, json: string, expiresAt: number, members?: Map<string, number>): void {
     const existing = this.entries.get(key);
     if (existing === undefined) {
       if (this.refuseWhenFull) this.makeRoom(this.refuseWhenFull, expiresAt);
-      this.entries.set(compactCopy(key), { json, expiresAt, position: ++this.moves });
+      const entry: Entry = { json, expiresAt, position: ++this.moves };
+      if (members !== undefined) entry.members = members;
+      this.entries.set(compactCopy(key), entry);
       this.evictOverflow();
     } else {
       existing.json = json;
       existing.expiresAt = expiresAt;
+      if (members !== undefined) existing.members = members;
+      else delete existing.members;
       this.markUsed(key, existing);
     }
     this.sweep();
@@ -284,8 +290,8 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
-/** Members one index keeps at most (one user's sessions): past it, the one ending soonest goes. */
-const MAX_INDEX_MEMBERS = 1_000;
+/** What `get` reads of an index entry: its members are in the entry's Map, not in JSON. */
+const INDEX_JSON = '{}';
 
 function soonestEnding(members: Map<string, number>): string {
   let soonest: [string, number] | undefined;

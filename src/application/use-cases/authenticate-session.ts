@@ -11,6 +11,8 @@ import { ProviderSessions, setProviderSessionFields } from '../sign-in/provider-
 import type { BrowserSession, SessionFields } from '../sign-in/session-fields.js';
 import { SignInRecords, type SignIn } from '../sign-in/sign-in-records.js';
 import { RefreshProviderSession } from './refresh-provider-session.js';
+import { ConnectionRemovals } from '../connections/connection-removals.js';
+import { EndSessions } from './end-sessions.js';
 
 /**
  * The cookie scheme's authenticate step, once the session record is loaded (its idle and
@@ -30,6 +32,8 @@ export class AuthenticateSession {
     @inject(SettingsToken) settings: ProjectTemplateSettings,
     @inject(AuditLogToken) private readonly audit: AuditLog,
     @inject(IdentityProvidersToken) private readonly providers: IdentityProviders,
+    @inject(ConnectionRemovals) private readonly removals: ConnectionRemovals,
+    @inject(EndSessions) private readonly endSessions: EndSessions,
   ) {
     this.touchEveryMs = touchIntervalMs(sessionLifetime(settings.Session));
   }
@@ -39,13 +43,30 @@ export class AuthenticateSession {
     const fields = session.fields;
     const signIn = await this.signIns.read(fields.signIn);
     if (!signIn) return undefined;
-    if (signIn.connection && !this.providers.holds(signIn.connection)) return undefined;
+    if (signIn.connection) {
+      if (!this.providers.holds(signIn.connection)) return undefined;
+      // Started before its connection was last removed: ended, even if it is back (a Map lookup once known).
+      const removed = this.removals.endedBy(signIn.connection.name, fields.createdAt);
+      if (removed === true || (removed !== false && (await removed))) return this.endRemoved(session, request);
+    }
     const now = this.clock.now();
     if (typeof fields.lastSeenAt !== 'number' || now - fields.lastSeenAt >= this.touchEveryMs) fields.lastSeenAt = now;
     if (fields.providerSession === true && this.refresh.needsRefresh(fields.refreshAt)) {
       await this.refreshProviderSession(signIn, fields, request);
     }
     return signIn;
+  }
+
+  /** A session of a connection removed since it started: ended as the removal's ending would have. */
+  private async endRemoved(session: BrowserSession, request: AuditRequest | undefined): Promise<undefined> {
+    if (session.handle !== undefined) {
+      await this.endSessions.execute(
+        { session: session.handle },
+        { by: 'system', cause: 'connection_removed', request },
+      );
+    }
+    session.end();
+    return undefined;
   }
 
   private async refreshProviderSession(

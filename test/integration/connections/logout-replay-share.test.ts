@@ -5,7 +5,7 @@ import {
   startDemoIdentityProvider,
   type DemoIdentityProvider,
 } from '../../../scripts/demo-identity-provider.js';
-import { GLOBEX_USERS, type DemoUsers } from '../../../scripts/demo-users.js';
+import type { DemoUsers } from '../../../scripts/demo-users.js';
 import { connectionReplayShare } from '../../../src/adapters/session/replay-share-session-store.js';
 import { challenge, connectionEnv, oidcConnection } from '../../support/connection-app.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
@@ -18,6 +18,10 @@ const SECRET = 'SENTINEL-replay-share-client-secret-7c21';
 const MAX_REPLAY_RECORDS = 60;
 const ACME_USERS: DemoUsers = {
   ada: { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.test', roles: [], permissions: [] },
+};
+/** Grace of Globex, under the login the test driver types. */
+const GLOBEX_USERS: DemoUsers = {
+  user: { login: 'user', name: 'Grace Hopper', email: 'grace@globex.test', roles: [], permissions: [] },
 };
 const DAY_S = 23 * 60 * 60;
 
@@ -106,7 +110,7 @@ for (const [storeName, storeEnv] of STORES) {
     const signedInAtGlobex = async () => {
       const browser = new TestBrowser();
       const location = await challenge(browser, app.url, 'globex', '/api/app-info');
-      const callback = await driveOidcLogin(location, 'grace', browser.jar);
+      const callback = await driveOidcLogin(location, 'user', browser.jar);
       expect((await browser.get(callback.href)).status).to.equal(302);
       return browser;
     };
@@ -149,7 +153,7 @@ for (const [storeName, storeEnv] of STORES) {
         await signLogoutToken(globexKey, {
           issuer: globex.issuer,
           audience: 'globex-client',
-          claims: { sub: 'grace', iat: now, exp: now + DAY_S },
+          claims: { sub: 'user', iat: now, exp: now + DAY_S },
         }),
       );
       expect(logout.status, logout.body).to.equal(200);
@@ -177,6 +181,6 @@ function globexToken(
   return signLogoutToken(key, {
     issuer: provider.issuer,
     audience: 'globex-client',
-    claims: { sub: 'grace', exp: now + DAY_S, ...claims },
+    claims: { sub: 'user', exp: now + DAY_S, ...claims },
   });
 }

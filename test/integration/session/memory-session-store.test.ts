@@ -227,6 +227,32 @@ describe('MemorySessionStore', function () {
     });
   });
 
+  it('lists every session of an index, past a thousand (a connection of many users)', async function () {
+    const store = new MemorySessionStore({ maxEntries: 5_000, clock });
+    const handles = Array.from({ length: 1_010 }, (_, n) => `session:${n}`);
+    for (const [n, handle] of handles.entries()) {
+      await store.create(handle, { n }, MINUTE);
+      // Each later one ends sooner: a cap that drops the soonest ending would drop the newest.
+      await store.addToIndex('sessions-by-logout:connection', handle, clock.now() + MINUTE - n);
+    }
+    const listed = await store.indexMembers('sessions-by-logout:connection');
+    expect(listed).to.have.length(1_010);
+    expect(new Set(listed)).to.deep.equal(new Set(handles));
+  });
+
+  it('keeps an index within the store’s bound by dropping members naming no record first, never a live session', async function () {
+    const store = new MemorySessionStore({ maxEntries: 10, clock });
+    const live = ['session:a', 'session:b', 'session:c'];
+    for (const handle of live) {
+      await store.create(handle, {}, MINUTE);
+      await store.addToIndex('index', handle, clock.now() + MINUTE / 2); // the soonest ending of all
+    }
+    for (let n = 0; n < 30; n++) await store.addToIndex('index', `session:gone-${n}`, clock.now() + MINUTE);
+    const listed = await store.indexMembers('index');
+    expect(listed.length).to.be.at.most(10);
+    expect(listed).to.include.members(live);
+  });
+
   it('answers ping and forgets everything on close', async function () {
     const store = new MemorySessionStore({ maxEntries: 10, clock });
     await store.create('a', { name: 'a' }, MINUTE);

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { ConnectionAdapters } from '../../../../src/application/connections/connection-adapters.js';
 import { ConnectionRegistry } from '../../../../src/application/connections/connection-registry.js';
 import { EndRemovedConnections } from '../../../../src/application/connections/end-removed-connections.js';
+import { ConnectionRemovals } from '../../../../src/application/connections/connection-removals.js';
 import { IdentityProviders } from '../../../../src/application/identity-providers.js';
 import type { SessionStore } from '../../../../src/application/ports/session-store.js';
 import { ProviderSessions } from '../../../../src/application/sign-in/provider-sessions.js';
@@ -49,6 +50,8 @@ describe('the sessions of a connection that is gone', () => {
   let audit: RecordingAuditLog;
   let authenticate: AuthenticateSession;
   let logged: string[];
+  let removals: ConnectionRemovals;
+  let endSessions: EndSessions;
 
   beforeEach(() => {
     clock = new FixedClock(1_000_000);
@@ -64,6 +67,8 @@ describe('the sessions of a connection that is gone', () => {
       new ConnectionAdapters(registry, async () => new FakeIdentityProvider(), quiet),
     );
     const providerSessions = new ProviderSessions(store, settings);
+    removals = new ConnectionRemovals(new MemorySessionStore({ maxEntries: 100, clock }), clock, settings);
+    endSessions = new EndSessions(store, signIns, providerSessions, index, audit, new NoTelemetry());
     authenticate = new AuthenticateSession(
       signIns,
       providerSessions,
@@ -72,12 +77,17 @@ describe('the sessions of a connection that is gone', () => {
       settings,
       audit,
       providers,
+      removals,
+      endSessions,
     );
-    const endSessions = new EndSessions(store, signIns, providerSessions, index, audit, new NoTelemetry());
-    new EndRemovedConnections(endSessions, {
-      ...quiet,
-      error: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`),
-    }).listen(registry);
+    new EndRemovedConnections(
+      endSessions,
+      {
+        ...quiet,
+        error: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`),
+      },
+      removals,
+    ).listen(registry);
     declare('Acme', samlSection('acme', ['acme.com']));
     declare('Globex', oidcSection('globex', ['globex.com']));
   });
@@ -131,6 +141,8 @@ describe('the sessions of a connection that is gone', () => {
       settings,
       audit,
       providers,
+      removals,
+      endSessions,
     );
     expect(await laggingAuthenticate.execute(acme)).to.equal(undefined);
     expect(await store.get(acme.handle ?? ''), 'nothing was ended there').not.to.equal(undefined);
