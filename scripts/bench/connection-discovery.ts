@@ -37,10 +37,24 @@ const { builtInProviders } = await load<typeof import('../../src/bootstrap/provi
   'bootstrap/provider-catalogue.js',
 );
 
+const { unclaimableDomains } = await load<typeof import('../../src/domain/connections/unclaimable-domains.js')>(
+  'domain/connections/unclaimable-domains.js',
+);
+const { publicDomainLists } = await load<typeof import('../../src/adapters/domain-lists/public-domain-lists.js')>(
+  'adapters/domain-lists/public-domain-lists.js',
+);
+
 type Registry = InstanceType<typeof ConnectionRegistry>;
 
 function registryOf(count: number): Registry {
-  const registry = new ConnectionRegistry({ environment: 'production', protocols: builtInProviders }, new Set());
+  const registry = new ConnectionRegistry(
+    {
+      environment: 'production',
+      protocols: builtInProviders,
+      unclaimableDomain: unclaimableDomains(publicDomainLists()),
+    },
+    new Set(),
+  );
   const events = registry.apply(
     Array.from({ length: count }, (_, index) => {
       const name = `org-${index}`;

@@ -18,6 +18,7 @@ import {
   ReplayShareSessionStore,
 } from '../adapters/session/replay-share-session-store.js';
 import type { Connection } from '../domain/connections/connection.js';
+import { unclaimableDomains } from '../domain/connections/unclaimable-domains.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
 import type { SessionStores } from './session-stores.js';
 import { formatProblem } from './startup-error.js';
@@ -50,8 +51,14 @@ export async function composeConnections(
   if (Object.keys(Connections).length === 0 && ConnectionsDirectory.trim() === '') return undefined;
 
   const reader = sectionReader(configuration.schema);
+  // The public suffixes and free mail domains are packages' data: loaded only by an instance with connections.
+  const { publicDomainLists } = await import('../adapters/domain-lists/public-domain-lists.js');
   const registry = new ConnectionRegistry(
-    { environment: configuration.environment, protocols: configuration.providers },
+    {
+      environment: configuration.environment,
+      protocols: configuration.providers,
+      unclaimableDomain: unclaimableDomains(publicDomainLists()),
+    },
     reservedNames(configuration),
   );
   // The log redacts the secrets of the connections in force: a refused declaration's were

@@ -1,9 +1,15 @@
 import { builtInProviders } from '../../src/bootstrap/provider-catalogue.js';
 import type { Connection, ConnectionDeclaration } from '../../src/domain/connections/connection.js';
 import { readConnection, type ConnectionRulesContext } from '../../src/domain/connections/read-connection.js';
+import { unclaimableDomains } from '../../src/domain/connections/unclaimable-domains.js';
+import { publicDomainLists } from '../../src/adapters/domain-lists/public-domain-lists.js';
 
 /** The connection rules as the composition root gives them: this build's provider kinds, outside production. */
-export const CONNECTION_RULES: ConnectionRulesContext = { environment: 'test', protocols: builtInProviders };
+export const CONNECTION_RULES: ConnectionRulesContext = {
+  environment: 'test',
+  protocols: builtInProviders,
+  unclaimableDomain: unclaimableDomains(publicDomainLists()),
+};
 
 /** Where a configured connection's keys are named: `ProjectTemplate:Authentication:Connections:<Name>`. */
 export const configuredOrigin = (name: string) => `ProjectTemplate:Authentication:Connections:${name}`;

@@ -10,13 +10,15 @@ import {
   type Connection,
   type ConnectionDeclaration,
 } from './connection.js';
-import { isConsumerDomainPattern } from './consumer-domains.js';
+import type { UnclaimableReason } from './unclaimable-domains.js';
 import { normalizeDomainPattern } from './email-domain.js';
 
 export interface ConnectionRulesContext {
   environment: Environment;
   /** The provider kinds this build declares; those with `instancePaths` can back a connection. */
   protocols: readonly ProviderDefinition[];
+  /** Why a normalized `Domains` entry is nobody's or anybody's (`unclaimableDomains` over the public lists), or undefined. */
+  unclaimableDomain: (pattern: string) => UnclaimableReason | undefined;
 }
 
 /**
@@ -91,7 +93,7 @@ export function readConnection(
   checkRoleMappings(section.RoleMappings, key('RoleMappings'), problems);
   checkRoleMappings(section.PermissionMappings, key('PermissionMappings'), problems);
   const allowConsumer = section.AllowConsumerDomains === true;
-  const domains = readDomains(section.Domains, allowConsumer, key('Domains'), problems);
+  const domains = readDomains(section.Domains, allowConsumer, context, key('Domains'), problems);
 
   const displayName =
     typeof section.DisplayName === 'string' && section.DisplayName.trim() !== '' ? section.DisplayName : name;
@@ -133,7 +135,13 @@ export function readConnection(
   };
 }
 
-function readDomains(value: unknown, allowConsumer: boolean, key: string, problems: SettingsProblem[]): string[] {
+function readDomains(
+  value: unknown,
+  allowConsumer: boolean,
+  context: ConnectionRulesContext,
+  key: string,
+  problems: SettingsProblem[],
+): string[] {
   const entries = Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
   if (entries.length === 0) {
     problems.push(error(key, "is required: at least one of the organization's e-mail domains"));
@@ -142,11 +150,19 @@ function readDomains(value: unknown, allowConsumer: boolean, key: string, proble
   const domains: string[] = [];
   entries.forEach((entry, index) => {
     const pattern = normalizeDomainPattern(entry);
+    const unclaimable = pattern === undefined ? undefined : context.unclaimableDomain(pattern);
     if (pattern === undefined) {
       problems.push(
         error(`${key}:${index}`, 'must be a domain (example.com) or a wildcard over its subdomains (*.example.com)'),
       );
-    } else if (!allowConsumer && isConsumerDomainPattern(pattern)) {
+    } else if (unclaimable === 'public-suffix') {
+      problems.push(
+        error(
+          `${key}:${index}`,
+          'is a public suffix (on the Public Suffix List, like co.uk), or a wildcard over one: names under it belong to whoever registers them, so no organization can claim it',
+        ),
+      );
+    } else if (unclaimable === 'consumer-mail' && !allowConsumer) {
       problems.push(
         error(
           `${key}:${index}`,

@@ -8,7 +8,7 @@ import {
   ConnectionRegistry,
   type ConnectionEvent,
 } from '../../../../src/application/connections/connection-registry.js';
-import { builtInProviders } from '../../../../src/bootstrap/provider-catalogue.js';
+import { CONNECTION_RULES } from '../../../support/connection-declarations.js';
 
 function samlConnection(name: string, domains: string[]) {
   return {
@@ -40,7 +40,7 @@ function outcome(events: ConnectionEvent[]): string | string[] {
 describe('connections: a wildcard domain against the domains below it', () => {
   let registry: ConnectionRegistry;
   beforeEach(() => {
-    registry = new ConnectionRegistry({ environment: 'development', protocols: builtInProviders }, new Set());
+    registry = new ConnectionRegistry({ ...CONNECTION_RULES, environment: 'development' }, new Set());
   });
 
   it('is refused while another organization holds a domain below it, at any depth, and accepted once it let go', () => {
