@@ -36,6 +36,11 @@ ${page.body}
 </html>`;
 }
 
+/** A URL shown on a page, escaped, that a narrow screen breaks after a slash rather than mid-word. */
+export function breakableUrl(url: string): string {
+  return `<code class="url">${escapeHtml(url).replace(/\//g, '/<wbr>')}</code>`;
+}
+
 export function escapeHtml(value: string): string {
   return value
     .replace(/&/g, '&amp;')
@@ -55,4 +60,4 @@ label{display:block;margin:.6rem 0;font-size:.9rem}input{display:block;width:100
 button{display:block;width:100%;margin:.8rem 0 0;padding:.6rem;font:inherit;color:#fff;background:#8a5a00;border:1px solid #8a5a00;border-radius:6px;cursor:pointer}
 button.secondary{color:#8a5a00;background:#fff}code{background:#f3f1ec;padding:0 .3em;border-radius:4px}
 .note{margin:1rem 0;padding:.6rem .8rem;border-left:4px solid #8a5a00;background:#faf5ea;font-size:.9rem}
-.problem{color:#a3261b}.small{font-size:.85rem;color:#6b6457}ul{padding-left:1.2rem}form+form{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e2ddd2}`;
+.url{overflow-wrap:anywhere}.problem{color:#a3261b}.small{font-size:.85rem;color:#6b6457}ul{padding-left:1.2rem}form+form{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e2ddd2}`;

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { demoPage, escapeHtml } from './demo-page.js';
+import { breakableUrl, demoPage, escapeHtml } from './demo-page.js';
 import { DEMO_USERS, userWithEmail, type DemoUser, type DemoUsers } from './demo-users.js';
 import {
   identityProviderMetadataXml,
@@ -192,6 +192,32 @@ export async function startDemoSamlIdentityProvider(
         code === '' ? PASSWORD_CLASS : TWO_FACTOR_CLASS,
       );
       return void page(res, 'Signing you in', postForm(request.acsUrl, response, request.relayState), 200, true);
+    }
+    if (req.method === 'GET' && url.pathname === '/sso/cancel') {
+      // Cancel: back to the application with a refusal (Responder/RequestDenied, SAML Core
+      // 3.2.2.2), which needs no signature; Gatehouse shows its calm "Sign-in cancelled" page.
+      const key = url.searchParams.get('pending') ?? '';
+      const request = pending.get(key);
+      if (!request)
+        return void page(res, 'Sign-in failed', '<p>Expired request: start again from the application.</p>', 400);
+      pending.delete(key);
+      const refusal = responseXml(
+        {
+          issuer: entityId,
+          destination: request.acsUrl,
+          inResponseTo: request.id,
+          statusCode: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
+          secondStatusCode: 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied',
+        },
+        '',
+      );
+      return void page(
+        res,
+        'Cancelling',
+        postForm(request.acsUrl, encodeForPost(refusal), request.relayState),
+        200,
+        true,
+      );
     }
     if (req.method === 'GET' && url.pathname === '/') {
       return void page(res, 'Portal', portal(serviceProviders(), users));
@@ -401,14 +427,15 @@ function loginForm(
   const why = mfaAsked
     ? '<p class="note">The application asks you to confirm it is you: the page you opened needs a recent sign-in with a second factor. Sign in again with your password and a one-time code.</p>\n'
     : '';
-  return `${why}<p>Sign in to <code>${escapeHtml(serviceProvider)}</code>. ${usersNote(users)}</p>
+  return `${why}<p>Sign in to ${breakableUrl(serviceProvider)}. ${usersNote(users)}</p>
 ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}<form method="post" action="/sso/login">
 <input type="hidden" name="pending" value="${pendingKey}">
 <label>Login <input name="login"${login} autocomplete="off"></label>
 <label>Password <input name="password" type="password" placeholder="anything"${hinted ? ' autofocus' : ''}></label>
 <label>${mfaAsked ? 'One-time code (required)' : 'Also confirm with a one-time code (optional)'} <input name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
 <button type="submit">Sign in</button>
-</form>`;
+</form>
+<p class="small"><a href="/sso/cancel?pending=${pendingKey}">Cancel</a></p>`;
 }
 
 function usersNote(people: DemoUsers): string {

@@ -1,4 +1,5 @@
 import { GatehouseError } from '../../domain/errors.js';
+import { providerError } from '../oauth2/authorization-response.js';
 import { Namespaces, STATUS_SUCCESS } from './saml-names.js';
 import { childElements, attributeOf } from './saml-xml.js';
 
@@ -49,6 +50,9 @@ export function reportedStatus(response: Element): GatehouseError | undefined {
       code !== undefined && KNOWN_STATUS_CODES.has(code) ? code.slice(code.lastIndexOf(':') + 1) : undefined,
     )
     .filter((word) => word !== undefined);
+  // RequestDenied: the provider "has chosen not to respond" (SAML Core 3.2.2.2): what an
+  // identity provider's Cancel sends, a decision rather than a fault, as OAuth's access_denied.
+  if (words.includes('RequestDenied')) return providerError('access_denied');
   const reason = words.length > 0 ? words.join('/') : 'unrecognized status';
   return new GatehouseError('idp.provider_error', `The identity provider refused the sign-in (${reason}).`, {
     safe: true,
