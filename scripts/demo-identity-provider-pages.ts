@@ -106,13 +106,18 @@ async function submit(provider: Provider, req: IncomingMessage, res: ServerRespo
     const login = form.get('login') ?? '';
     const code = (form.get('otp') ?? '').trim();
     const ask = secondFactorAsk(details.params, pages.secondFactorOptional?.() ?? false);
+    // Another person at a step-up: oidc-provider would end this provider session and lose
+    // the sign-in in progress (its interaction), so the demo says why it cannot go on.
+    const signedInHere = details.session?.accountId;
     const problem = !Object.hasOwn(pages.users, login)
       ? `There is no demo user "${login}".`
       : code !== '' && !/^[0-9]{6}$/.test(code)
         ? 'A one-time code is 6 digits.'
         : ask?.required === true && code === ''
           ? 'The application asks for a second factor: enter a one-time code (any 6 digits here).'
-          : undefined;
+          : ask !== undefined && signedInHere !== undefined && signedInHere !== login
+            ? `The application asks ${signedInHere} to confirm it is them. To use another account, sign out of the application first.`
+            : undefined;
     if (problem !== undefined) {
       send(res, 200, loginPage(req.url ?? '', pages, problem, login, ask));
       return;

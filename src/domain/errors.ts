@@ -18,13 +18,20 @@ export class GatehouseError extends Error {
   readonly safe: boolean;
   /** For a refusal that ends by itself (a rate limit): how long until trying again may succeed. */
   readonly retryAfterMs: number | undefined;
+  /** For a refusal a new attempt can mend (a step-up not met): the local URL that starts one. */
+  readonly retryUrl: string | undefined;
 
-  constructor(code: string, message: string, options: { cause?: unknown; safe?: boolean; retryAfterMs?: number } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { cause?: unknown; safe?: boolean; retryAfterMs?: number; retryUrl?: string } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatehouseError';
     this.code = code;
     this.safe = options.safe ?? false;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryUrl = options.retryUrl;
   }
 }
 

@@ -11,6 +11,8 @@ export interface ErrorView {
   stack?: string;
   /** A refusal that ends by itself (a rate limit): when, also sent as `Retry-After`. */
   retryAfterMs?: number;
+  /** A refusal a new attempt can mend (a step-up): the local URL that starts one. */
+  retryUrl?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function renderError(ctx: Context, view: ErrorView): Promise<void> 
     retryAfterMinutes:
       view.retryAfterMs === undefined ? undefined : Math.ceil(retryAfterSeconds(view.retryAfterMs) / 60),
     requestId: ctx.state.requestId,
+    retryUrl: view.retryUrl,
   });
   ctx.status = view.status;
 }

@@ -54,7 +54,8 @@ function stepUpClaimKey(signIn: string): string {
 }
 
 const unavailable = (message: string) => new GatehouseError('auth.step_up_unavailable', message, { safe: true });
-const refuse = (code: string, message: string) => new GatehouseError(code, message, { safe: true });
+const refuse = (code: string, message: string, retryUrl?: string) =>
+  new GatehouseError(code, message, retryUrl === undefined ? { safe: true } : { safe: true, retryUrl });
 
 /**
  * Step-up authentication (docs/step-up.md, RFC 9470): the start of one (which policies,
@@ -120,14 +121,18 @@ export class StepUps {
    * (`idp.subject_changed`), signed in after the challenge was sent (`idp.step_up_stale`:
    * a provider that ignored max_age or ForceAuthn), and meeting the need now
    * (`idp.step_up_not_met`: a lower acr, no second factor). The browser's session must
-   * still be on the sign-in being upgraded (`idp.step_up_session_ended`).
+   * still be on the sign-in being upgraded (`idp.step_up_session_ended`). A refusal that
+   * another attempt can mend carries the URL that starts the same step-up again, back to
+   * `returnUrl`.
    */
   verify(
     flow: FlowStepUp,
     challengedAt: number,
     answer: { principal: Principal; proof: ProvenAuthentication | undefined },
     session: SessionFields,
+    returnUrl = '/',
   ): void {
+    const again = stepUpChallengeUrl(answer.principal.scheme, flow.policies, returnUrl);
     if (session.signIn !== flow.signIn) {
       throw refuse(
         'idp.step_up_session_ended',
@@ -138,6 +143,7 @@ export class StepUps {
       throw refuse(
         'idp.subject_changed',
         'Someone else signed in at the identity provider than the person signed in here, so nothing was changed. Sign out first to switch users.',
+        again,
       );
     }
     const proof = answer.proof;
@@ -145,6 +151,7 @@ export class StepUps {
       throw refuse(
         'idp.step_up_stale',
         'The identity provider did not sign you in again: it answered with an earlier sign-in, so this page stays closed.',
+        again,
       );
     }
     const unmet = unmetAuthentication(flow.need, proof, this.clock.now());
@@ -152,6 +159,7 @@ export class StepUps {
       throw refuse(
         unmet.includes('max_age') ? 'idp.step_up_stale' : 'idp.step_up_not_met',
         `The identity provider's sign-in does not meet what this page needs: ${describeNeed(flow.need, unmet).join(' and ')}.`,
+        again,
       );
     }
   }
@@ -195,6 +203,12 @@ export class StepUps {
     }
     return need;
   }
+}
+
+/** Where a browser starts a step-up of its sign-in at `scheme` for `policies`, coming back to `returnUrl` (a local URL). */
+export function stepUpChallengeUrl(scheme: string, policies: readonly string[], returnUrl: string): string {
+  const query = new URLSearchParams({ provider: scheme, stepUp: policies.join(','), returnUrl });
+  return `/External/Challenge?${query.toString()}`;
 }
 
 /** A stored flow's step-up, narrowed field by field (the store is outside the process); undefined when absent or malformed. */

@@ -138,6 +138,7 @@ export class CompleteSignIn {
           flow.createdAt,
           { principal, proof: identity.authentication },
           input.session.fields,
+          returnUrl,
         );
         // Atomic: of two answers upgrading one sign-in, one completes (StepUps.claim).
         await this.stepUps.claim(stepUp);

@@ -28,7 +28,7 @@ export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
       return ctx.status >= 400 && ctx.body == null ? renderError(ctx, { status: ctx.status }) : undefined;
     },
     async answer(ctx, thrown) {
-      const { status, code, detail } = classify(thrown);
+      const { status, code, detail, retryUrl } = classify(thrown);
       const stack = thrown instanceof Error ? thrown.stack : undefined;
       if (status >= 500 && !loggedWhereRaised(code))
         logger.error({ reqId: ctx.state.requestId, err: thrown, code }, 'request failed');
@@ -41,14 +41,21 @@ export function errorAnswers(logger: Logger, showStack: boolean): ErrorAnswers {
         detail,
         stack: showStack && status >= 500 ? stack : undefined,
         retryAfterMs: isGatehouseError(thrown) ? thrown.retryAfterMs : undefined,
+        retryUrl,
       });
     },
   };
 }
 
-function classify(thrown: unknown): { status: number; code?: string; detail?: string } {
+function classify(thrown: unknown): { status: number; code?: string; detail?: string; retryUrl?: string } {
   if (isGatehouseError(thrown)) {
-    return { status: statusForCode(thrown.code), code: thrown.code, detail: thrown.safe ? thrown.message : undefined };
+    return {
+      status: statusForCode(thrown.code),
+      code: thrown.code,
+      detail: thrown.safe ? thrown.message : undefined,
+      // Only a local path: the page links to it.
+      retryUrl: thrown.retryUrl !== undefined && /^\/(?![/\\])/.test(thrown.retryUrl) ? thrown.retryUrl : undefined,
+    };
   }
   const httpError = thrown as { status?: unknown; expose?: unknown; message?: unknown };
   if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 600) {

@@ -1,8 +1,14 @@
 import type { IdentityProviders } from '../../../application/identity-providers.js';
 import type { PolicyRegistry } from '../../../domain/authorization/policies.js';
 import { PolicyNames } from '../../../domain/authorization/policy-names.js';
-import { reachablePolicies, satisfiedPolicies } from '../../../domain/authorization/list-satisfied-policies.js';
+import { describeNeed, type AuthenticationNeed } from '../../../domain/authorization/authentication-need.js';
+import {
+  policyStandings,
+  reachablePolicies,
+  type PolicyStanding,
+} from '../../../domain/authorization/list-satisfied-policies.js';
 import { APPLICATION_CLAIM_PREFIX, ClaimTypes } from '../../../domain/claims/claim-types.js';
+import { findClaim } from '../../../domain/claims/principal.js';
 import type { Endpoint } from '../endpoint.js';
 import { RoutePaths } from './route-paths.js';
 
@@ -25,7 +31,8 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
       handler: async (ctx) => {
         const principal = ctx.state.principal;
         const now = deps.now();
-        const satisfied = satisfiedPolicies(deps.policies, principal, now);
+        const standings = policyStandings(deps.policies, principal, now);
+        const organization = principal && findClaim(principal, ClaimTypes.Organization);
         ctx.set('Cache-Control', 'no-store');
         await ctx.render('home', {
           principal,
@@ -39,10 +46,12 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
                 claim.type === ClaimTypes.AuthTime ? { ...claim, readable: readableTime(claim.value) } : claim,
               ) ?? [],
           providerClaims: principal?.claims.filter((claim) => !claim.type.startsWith(APPLICATION_CLAIM_PREFIX)) ?? [],
-          policies: deps.policies.list().map((policy) => ({
-            name: policy.name,
-            satisfied: satisfied.includes(policy.name),
-          })),
+          policies: standings.map(shownStanding),
+          // The organization endpoint, for the person's own organization when they have one.
+          organizationAppInfo:
+            organization === undefined
+              ? undefined
+              : RoutePaths.organizationAppInfo.replace(':organization', encodeURIComponent(organization)),
           // The link is a convenience; /Admin checks the policy again whoever follows it, and
           // asks for a stronger sign-in first when only that is missing (step-up).
           showAdministration: reachablePolicies(deps.policies, principal, now).includes(PolicyNames.AdministratorRole),
@@ -51,6 +60,43 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
       },
     },
   ];
+}
+
+/**
+ * A policy's tag: met, met after a step-up or on the person's organization's route (with
+ * what it needs, in a few words and in full as its title), or not met.
+ */
+function shownStanding(standing: PolicyStanding): { name: string; mark: string; note?: string; title: string } {
+  switch (standing.standing) {
+    case 'satisfied':
+      return { name: standing.name, mark: 'satisfied', title: 'satisfied' };
+    case 'step_up':
+      return {
+        name: standing.name,
+        mark: 'partial',
+        note: `needs ${fewWords(standing.need)}`,
+        title: `satisfied after ${describeNeed(standing.need).join(' and ')}`,
+      };
+    case 'route':
+      return {
+        name: standing.name,
+        mark: 'partial',
+        note: 'needs an organization in the route',
+        title: `satisfied on a route naming your organization (${Object.keys(standing.routeParameters)
+          .map((name) => `:${name}`)
+          .join(', ')})`,
+      };
+    case 'refused':
+      return { name: standing.name, mark: 'off', title: 'not satisfied' };
+  }
+}
+
+/** A need in a few words: "a recent second factor", "a recent sign-in", "a stronger sign-in". */
+function fewWords(need: AuthenticationNeed): string {
+  const recent = need.maxAgeSeconds !== undefined ? 'recent ' : '';
+  if (need.methods !== undefined) return `a ${recent}second factor`;
+  if (need.contextClasses !== undefined) return `a ${recent}stronger sign-in`;
+  return 'a recent sign-in';
 }
 
 /** Epoch seconds as a person reads them (`2026-11-28 22:45:12 UTC`), shown beside the number policies compare. */
