@@ -69,6 +69,8 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       providers,
       publicOrigin: settings.Hosting.PublicOrigin.replace(/\/$/, ''),
       signedOutNotice: parts.signedOutNotice,
+      signOut: parts.signOut,
+      formActionOrigins: formActions,
     }),
     ...externalRoutes({
       providers,

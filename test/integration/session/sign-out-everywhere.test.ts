@@ -146,8 +146,15 @@ for (const [storeName, storeEnv] of [
       expect(await statusOn(bUrl, x.cookie)).to.equal(200);
       expect(await indexed('admin'), 'the ended session left the index').to.deep.equal(only(x));
 
+      // The page says what signing out here cannot do: the provider's own sign-in stays open.
+      expect(page.html).to.contain('a click there signs them straight back in');
       const all = await post(x.browser, { _csrf: page.csrf, end: 'all' });
-      expect(all.headers.get('location')).to.equal('/Account/Login');
+      // This browser leaves through the provider's end-session, as /Account/Logout does:
+      // otherwise the provider's session signs it straight back in at the next click.
+      const location = new URL(all.headers.get('location') ?? expect.fail('no redirect'));
+      expect(`${location.origin}${location.pathname}`).to.equal(`${idp.issuer}/session/end`);
+      expect(location.searchParams.get('post_logout_redirect_uri')).to.equal(`${a.url}/`);
+      expect(location.searchParams.get('id_token_hint')).to.be.a('string');
       expect(await statusOn(bUrl, x.cookie)).to.equal(401);
       expect((await sessionsPage(x.browser, a.url)).status, 'the page itself needs a sign-in').to.equal(302);
       expect(await indexed('admin')).to.deep.equal([]);

@@ -3,7 +3,9 @@ import type { ManageSessions, SessionsToEnd } from '../../../application/use-cas
 import { authorize } from '../../../domain/authorization/endpoint-metadata.js';
 import { GatehouseError } from '../../../domain/errors.js';
 import { readVerifiedForm } from '../anti-forgery.js';
+import type { SignOut } from '../../../application/use-cases/sign-out.js';
 import { auditRequest } from '../audit-request.js';
+import { redirectAfterForm } from '../form-redirect.js';
 import type { Endpoint } from '../endpoint.js';
 import { singleField } from '../../single-field.js';
 import { browserSession } from '../session/browser-session.js';
@@ -17,6 +19,10 @@ export interface SessionsRouteDeps {
   /** The origin forms must come from (Hosting:PublicOrigin); empty means the request's own origin. */
   publicOrigin: string;
   signedOutNotice: SignedOutNotice;
+  /** "Sign out everywhere" signs this browser out as /Account/Logout does, at its provider too. */
+  signOut: SignOut;
+  /** The origins the CSP `form-action` names besides this site (form-redirect.ts). */
+  formActionOrigins: readonly string[];
 }
 
 /** A public session id as the page writes it: 16 base64url characters. */
@@ -59,8 +65,18 @@ export function sessionsRoutes(deps: SessionsRouteDeps): Endpoint[] {
         const form = await readVerifiedForm(ctx, deps.publicOrigin);
         const which = sessionsToEnd(singleField(form, 'end'));
         const browser = browserSession(ctx);
-        const count = await deps.manageSessions.end(browser, which, auditRequest(ctx));
         ctx.set('Cache-Control', 'no-store');
+        if (which === 'all') {
+          // The other browsers end here; this one signs out as /Account/Logout does, through
+          // the provider's end-session when it has one: otherwise the provider's own session
+          // would sign this browser straight back in at its next click.
+          await deps.manageSessions.end(browser, 'others', auditRequest(ctx));
+          const { providerSignOutUrl } = await deps.signOut.execute(browser, auditRequest(ctx));
+          deps.signedOutNotice.set(ctx);
+          await redirectAfterForm(ctx, providerSignOutUrl ?? '/Account/Login', deps.formActionOrigins);
+          return;
+        }
+        const count = await deps.manageSessions.end(browser, which, auditRequest(ctx));
         if (browser.handle === undefined) {
           // This browser's own session ended: to the login page, which says so.
           deps.signedOutNotice.set(ctx);
