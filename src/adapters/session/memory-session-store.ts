@@ -10,8 +10,12 @@ interface Entry {
   json: string;
   expiresAt: number;
   position: number;
-  /** An index's members and when each ends, kept as a Map: adding one costs no copy of the others. */
-  members?: Map<string, number>;
+  /**
+   * An index's members and when each ends, kept as a Map: adding one costs no copy of the
+   * others. Present (undefined) on every entry, so that all entries share one shape and the
+   * lookups of every request stay monomorphic.
+   */
+  members: Map<string, number> | undefined;
 }
 
 /**
@@ -203,15 +207,12 @@ export class MemorySessionStore implements SessionStore {
     const existing = this.entries.get(key);
     if (existing === undefined) {
       if (this.refuseWhenFull) this.makeRoom(this.refuseWhenFull, expiresAt);
-      const entry: Entry = { json, expiresAt, position: ++this.moves };
-      if (members !== undefined) entry.members = members;
-      this.entries.set(compactCopy(key), entry);
+      this.entries.set(compactCopy(key), { json, expiresAt, position: ++this.moves, members });
       this.evictOverflow();
     } else {
       existing.json = json;
       existing.expiresAt = expiresAt;
-      if (members !== undefined) existing.members = members;
-      else delete existing.members;
+      existing.members = members;
       this.markUsed(key, existing);
     }
     this.sweep();
