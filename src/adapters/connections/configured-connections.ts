@@ -22,10 +22,12 @@ export class ConfiguredConnections implements ConnectionDirectory {
   ) {}
 
   async read(): Promise<ConnectionDeclaration[]> {
+    // The one directory the operator alone writes: only its connections may grant the deployment's roles.
     return Promise.all(
-      Object.entries(this.settings.Authentication.Connections).map(([name, section]) =>
-        this.reader.read(name, section, keyOf('Authentication', 'Connections', name), this.#fileKeys),
-      ),
+      Object.entries(this.settings.Authentication.Connections).map(async ([name, section]) => ({
+        ...(await this.reader.read(name, section, keyOf('Authentication', 'Connections', name), this.#fileKeys)),
+        fromConfiguration: true,
+      })),
     );
   }
 
