@@ -51,6 +51,7 @@ describe('the sessions of a connection that is gone', () => {
   let authenticate: AuthenticateSession;
   let logged: string[];
   let removals: ConnectionRemovals;
+  let removalStore: SessionStore;
   let endSessions: EndSessions;
 
   beforeEach(() => {
@@ -67,7 +68,8 @@ describe('the sessions of a connection that is gone', () => {
       new ConnectionAdapters(registry, async () => new FakeIdentityProvider(), quiet),
     );
     const providerSessions = new ProviderSessions(store, settings);
-    removals = new ConnectionRemovals(new MemorySessionStore({ maxEntries: 100, clock }), clock, settings);
+    removalStore = new MemorySessionStore({ maxEntries: 100, clock });
+    removals = new ConnectionRemovals(removalStore, clock, settings);
     endSessions = new EndSessions(store, signIns, providerSessions, index, audit, new NoTelemetry());
     authenticate = new AuthenticateSession(
       signIns,
@@ -202,6 +204,52 @@ describe('the sessions of a connection that is gone', () => {
     await endingsDone(1);
     expect(audit.ofType('sessions.ended')).to.deep.equal([]);
     expect(await isSignedIn(globex)).to.equal(true);
+  });
+
+  it('a session the ending missed stays ended when its connection moves to another organization and back', async () => {
+    const gus = await signedIn('Globex', connectionPrincipal('Globex', 'globex', 'gus'));
+    await index.removeByLogoutKey('Globex', CONNECTION_LOGOUT_KEY, gus.handle ?? '');
+    clock.advance(1_000);
+    declare('Globex', oidcSection('globex-holding', ['globex.com']));
+    await endingsDone(1);
+    clock.advance(1_000);
+    declare('Globex', oidcSection('globex', ['globex.com']));
+    expect(await store.get(gus.handle ?? ''), 'the ending did not find it').not.to.equal(undefined);
+    expect(await isSignedIn(gus)).to.equal(false);
+    expect(await store.get(gus.handle ?? ''), 'ended at its request').to.equal(undefined);
+    expect(gus.ended).to.equal(true);
+    clock.advance(1_000);
+    const later = await signedIn('Globex', connectionPrincipal('Globex', 'globex', 'gwen'));
+    expect(await isSignedIn(later), 'a sign-in after it came back').to.equal(true);
+  });
+
+  it('an instance that never saw the removal learns its time from the store', async () => {
+    const ada = await signedIn('Acme', connectionPrincipal('Acme', 'acme', 'ada'));
+    await index.removeByLogoutKey('Acme', CONNECTION_LOGOUT_KEY, ada.handle ?? '');
+    clock.advance(1_000);
+    remove('Acme');
+    await endingsDone(1);
+    declare('Acme', samlSection('acme', ['acme.com']));
+    // Another process: the same stores, its own memory of removals (empty).
+    const elsewhere = new AuthenticateSession(
+      signIns,
+      new ProviderSessions(store, settings),
+      new RefreshProviderSession(
+        new IdentityProviders([], new ConnectionAdapters(registry, async () => new FakeIdentityProvider(), quiet)),
+        clock,
+        quiet,
+        store,
+        settings,
+      ),
+      clock,
+      settings,
+      audit,
+      new IdentityProviders([], new ConnectionAdapters(registry, async () => new FakeIdentityProvider(), quiet)),
+      new ConnectionRemovals(removalStore, clock, settings),
+      endSessions,
+    );
+    expect(await elsewhere.execute(ada)).to.equal(undefined);
+    expect(await store.get(ada.handle ?? '')).to.equal(undefined);
   });
 
   it('logs, and throws nowhere, when the store cannot end them now', async () => {
