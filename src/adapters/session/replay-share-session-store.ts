@@ -36,7 +36,8 @@ const SHARE_COUNTER_KEY = 'replay-share';
  * record is counted, in windows of `windowMs`, once per window it lives (a record of a few
  * minutes once; one kept an hour six times with ten-minute windows); once the window's
  * count passes `share`, a new record is refused with `session.store_full` (503, Retry-After
- * until the window ends) and nothing is written. However many messages one organization's
+ * until the window ends) and nothing is written (the attempt still counts: a flood keeps
+ * its share spent until the window ends, never longer). However many messages one organization's
  * provider signs, it spends its own share and refuses its own messages; every other
  * organization's logouts go on. The count lives in the shared store, so every instance
  * spends the same share. Everything but `create` passes through.
