@@ -198,7 +198,7 @@ function loginPage(action: string, pages: Pages, problem?: string, login = '', a
   ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}
   <label>Login <input required type="text" name="login" value="${escapeHtml(login)}"${login === '' ? ' autofocus' : ''}></label>
   <label>Password <input required type="password" name="password" placeholder="anything"${login === '' ? '' : ' autofocus'}></label>
-  <label>${required ? 'One-time code (required)' : 'Also confirm with a one-time code (optional)'} <input type="text" name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${required ? ' required' : ''}></label>
+  <label>${required ? 'Confirm with a one-time code (required)' : 'Also confirm with a one-time code (optional)'} <input type="text" name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${required ? ' required' : ''}></label>
   <button type="submit">Sign-in</button>
 </form>
 <p>Demo users (any password):</p><ul>${rows}</ul>
@@ -221,10 +221,16 @@ function consentPage(action: string, name: string): string {
 }
 
 /** oidc-provider's `features.rpInitiatedLogout.logoutSource`: its form (with its anti-forgery field) and our wording. */
-export async function logoutSource(ctx: { body: unknown }, form: string): Promise<void> {
+export async function logoutSource(ctx: { body: unknown; oidc?: { client?: unknown } }, form: string): Promise<void> {
+  // Sent by an application (RP-initiated logout: its client is known), the person has left
+  // it; opened directly, they have left nothing yet.
+  const question =
+    ctx.oidc?.client === undefined
+      ? 'Sign out of the demo identity provider? Applications you signed in to through it are told, and sign you out too.'
+      : 'You have left the application. Sign out of the demo identity provider as well?';
   ctx.body = page(
     'Sign out?',
-    `${form}<p>You have left the application. Sign out of the demo identity provider as well?</p>
+    `${form}<p>${question}</p>
 <button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
 <button type="submit" form="op.logoutForm" class="secondary">No, stay signed in</button>`,
   );

@@ -432,7 +432,7 @@ ${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ''}<form method="p
 <input type="hidden" name="pending" value="${pendingKey}">
 <label>Login <input name="login"${login} autocomplete="off"></label>
 <label>Password <input name="password" type="password" placeholder="anything"${hinted ? ' autofocus' : ''}></label>
-<label>${mfaAsked ? 'One-time code (required)' : 'Also confirm with a one-time code (optional)'} <input name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
+<label>${mfaAsked ? 'Confirm with a one-time code (required)' : 'Also confirm with a one-time code (optional)'} <input name="otp" inputmode="numeric" autocomplete="one-time-code" placeholder="any 6 digits"${mfaAsked ? ' required' : ''}></label>
 <button type="submit">Sign in</button>
 </form>
 <p class="small"><a href="/sso/cancel?pending=${pendingKey}">Cancel</a></p>`;

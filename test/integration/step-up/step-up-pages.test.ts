@@ -134,7 +134,7 @@ describe('the pages around a step-up', function () {
     expect(textOf(page))
       .to.contain('Confirm it is you')
       .and.contain('the page you opened needs a sign-in from the last 10 minutes with a second factor')
-      .and.contain('One-time code (required)');
+      .and.contain('Confirm with a one-time code (required)');
     expect(page).not.to.contain('(optional)');
   });
 });
