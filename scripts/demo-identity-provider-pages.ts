@@ -226,7 +226,7 @@ export async function logoutSource(ctx: { body: unknown; oidc?: { client?: unkno
   // it; opened directly, they have left nothing yet.
   const question =
     ctx.oidc?.client === undefined
-      ? 'Sign out of the demo identity provider? Applications you signed in to through it are told, and sign you out too.'
+      ? 'Sign out of the demo identity provider? The applications that asked to be told (back- or front-channel logout) sign you out too.'
       : 'You have left the application. Sign out of the demo identity provider as well?';
   ctx.body = page(
     'Sign out?',
