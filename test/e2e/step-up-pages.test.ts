@@ -64,6 +64,25 @@ describe('The step-up a person meets (chromium)', function () {
     await page.getByRole('heading', { name: 'Administration' }).waitFor();
   });
 
+  it('a member of an organization: the organization policy "needs an organization in the route", and her organization’s endpoint to try', async function () {
+    const { page } = await fresh();
+    const { acme } = stack.organizations;
+    await page.goto(`${stack.appOrigin}/`);
+    await page.getByLabel('Sign in with your work e-mail').fill('ada@acme.test');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.origin === acme.origin);
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${stack.appOrigin}/`);
+    const member = page.locator('.tag', { hasText: 'Organization.Member' });
+    expect(await member.innerText()).to.match(/Organization\.Member needs an organization in the route$/);
+    const endpoint = page.getByRole('link', { name: '/api/organizations/acme/app-info' });
+    await expectFitsEveryWidth(page, 'step-up-start-member', ARTIFACTS);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await endpoint.click();
+    expect(await page.locator('body').innerText()).to.contain('"organization":"acme"');
+  });
+
   it('another person at the SAML step-up: 403 with the reason, and Try again starts the same step-up', async function () {
     const { page, watch } = await fresh();
     await page.goto(`${stack.appOrigin}/`);
