@@ -30,7 +30,7 @@ import { logoutKeysOf } from './logout-keys.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
 import { maxAgeOf, provenByIdToken, stepUpParameters } from './step-up-request.js';
-import { STEP_UP_CLOCK_SKEW_MS } from '../../application/sign-in/step-ups.js';
+import { AUTHENTICATION_CLOCK_SKEW_MS } from '../../domain/authorization/clock-skew.js';
 
 /** The one ID token signature algorithm accepted (`id_token_signed_response_alg`): never `none` or HS*. */
 const ID_TOKEN_SIGNING_ALG = 'RS256';
@@ -182,7 +182,7 @@ export class OidcIdentityProvider implements IdentityProvider {
     // step-up's freshness for years): beyond the clock difference allowed, the token is malformed.
     if (
       authentication.time !== undefined &&
-      authentication.time * 1000 > this.#context.clock.now() + STEP_UP_CLOCK_SKEW_MS
+      authentication.time * 1000 > this.#context.clock.now() + AUTHENTICATION_CLOCK_SKEW_MS
     ) {
       throw this.#flow.refuse(
         new GatehouseError(

@@ -8,6 +8,7 @@ import {
   type AuthenticationNeed,
   type ProvenAuthentication,
 } from '../../domain/authorization/authentication-need.js';
+import { AUTHENTICATION_CLOCK_SKEW_MS } from '../../domain/authorization/clock-skew.js';
 import type { PolicyRegistry } from '../../domain/authorization/policies.js';
 import { subjectOf, type Principal } from '../../domain/claims/principal.js';
 import { GatehouseError } from '../../domain/errors.js';
@@ -33,7 +34,7 @@ export interface FlowStepUp {
  * provider's `auth_time` / AuthnInstant with the time the challenge was sent (the SAML
  * checks allow the same).
  */
-export const STEP_UP_CLOCK_SKEW_MS = 3 * 60 * 1000;
+export const STEP_UP_CLOCK_SKEW_MS = AUTHENTICATION_CLOCK_SKEW_MS;
 
 /**
  * A session asked to step up again for the same policies this soon after a step-up is in
