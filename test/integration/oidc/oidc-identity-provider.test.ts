@@ -498,9 +498,15 @@ describe('OidcIdentityProvider secrecy', () => {
       expect(text).to.not.include(SENTINEL_DESCRIPTION);
       for (const code of issuedCodes) expect(text).to.not.include(code);
     }
-    // What is logged is the step and the codes, which is what an operator searches for.
+    // What is logged is the step and the codes, which is what an operator searches for:
+    // a warning, but for a person's Cancel (access_denied), an outcome logged at info.
     expect(
-      logger.lines.every((line) => line.level === 'warn' && 'code' in line.fields && 'stage' in line.fields),
+      logger.lines.every(
+        (line) =>
+          line.level === (line.fields.code === 'idp.sign_in_cancelled' ? 'info' : 'warn') &&
+          'code' in line.fields &&
+          'stage' in line.fields,
+      ),
     ).to.equal(true);
   });
 });
