@@ -503,7 +503,7 @@ describe('OidcIdentityProvider secrecy', () => {
     expect(
       logger.lines.every(
         (line) =>
-          line.level === (line.fields.code === 'idp.sign_in_cancelled' ? 'info' : 'warn') &&
+          line.level === ('code' in line.fields && line.fields.code === 'idp.sign_in_cancelled' ? 'info' : 'warn') &&
           'code' in line.fields &&
           'stage' in line.fields,
       ),
