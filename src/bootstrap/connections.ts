@@ -1,26 +1,15 @@
-import type { OutboundRequests } from '../adapters/outbound-requests.js';
-import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Clock } from '../application/ports/clock.js';
 import type { ConnectionDirectory } from '../application/ports/connection-directory.js';
 import type { IdentityProvider } from '../application/ports/identity-provider.js';
 import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
 import { ConnectionRegistry, type ConnectionEvent } from '../application/connections/connection-registry.js';
-import { connectionInfo } from '../application/identity-providers.js';
 import { ConfiguredConnections } from '../adapters/connections/configured-connections.js';
 import { sectionReader } from '../adapters/connections/connection-section.js';
 import { FolderConnections } from '../adapters/connections/folder-connections.js';
-import { ScopedSessionStore } from '../adapters/session/scoped-session-store.js';
-import {
-  connectionReplayShare,
-  REPLAY_SHARE_WINDOW_MS,
-  ReplayShareSessionStore,
-} from '../adapters/session/replay-share-session-store.js';
 import type { Connection } from '../domain/connections/connection.js';
 import { unclaimableDomains } from '../domain/connections/unclaimable-domains.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
-import type { SessionStores } from './session-stores.js';
 import { formatProblem } from './startup-error.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
 
@@ -41,9 +30,8 @@ export interface ComposedConnections {
  */
 export async function composeConnections(
   configuration: ValidatedConfiguration,
-  clock: Clock,
-  stores: SessionStores,
-  outbound?: OutboundRequests,
+  /** Builds a connection's adapter (IdentityAdapters.forConnection), on its first use. */
+  buildAdapter: (connection: Connection) => Promise<IdentityProvider>,
 ): Promise<ComposedConnections | undefined> {
   const { settings, logger, rootDir } = configuration;
   const { Connections, ConnectionsDirectory } = settings.Authentication;
@@ -104,11 +92,7 @@ export async function composeConnections(
   }
   registry.onEvent((event) => logEvent(configuration, event));
 
-  const adapters = new ConnectionAdapters(
-    registry,
-    (connection) => buildAdapter(configuration, clock, stores, connection, outbound),
-    logger,
-  );
+  const adapters = new ConnectionAdapters(registry, buildAdapter, logger);
   return {
     adapters,
     watch: () => folder?.watch?.((changes) => registry.apply(changes)) ?? (() => undefined),
@@ -123,40 +107,6 @@ function secretsFolder({ settings, rootDir }: ValidatedConfiguration, problems: 
   if (existsSync(path) && statSync(path).isDirectory()) return path;
   problems.push(error(keyOf('Authentication', 'ConnectionSecretsDirectory'), 'names no folder that can be read'));
   return undefined;
-}
-
-/** A connection's adapter, from its protocol's record, with store scopes of its own for what the adapter records. */
-async function buildAdapter(
-  configuration: ValidatedConfiguration,
-  clock: Clock,
-  stores: SessionStores,
-  connection: Connection,
-  outbound: OutboundRequests | undefined,
-): Promise<IdentityProvider> {
-  const record = configuration.providers.find((candidate) => candidate.key === connection.protocol.key);
-  if (!record) throw new Error(`No provider record for the protocol ${connection.protocol.key}`);
-  return record.createAdapter(connection.settings, {
-    info: connectionInfo(connection),
-    publicOrigin: configuration.publicOrigin,
-    environment: configuration.environment,
-    timeoutMs: configuration.settings.Authentication.HttpTimeoutSeconds * 1000,
-    logger: configuration.logger,
-    clock,
-    sessionStore: new ScopedSessionStore(stores.sessions, `connection:${connection.id}:`),
-    // Its own share of the replay records: one organization's flood refuses only its own messages.
-    replayRecords: new ReplayShareSessionStore(
-      new ScopedSessionStore(stores.replayRecords, `connection:${connection.id}:`),
-      {
-        share: connectionReplayShare(configuration.settings.Session.MaxReplayRecords),
-        windowMs: REPLAY_SHARE_WINDOW_MS,
-        owner: connection.name,
-        logger: configuration.logger,
-      },
-    ),
-    rootDir: configuration.rootDir,
-    ...(outbound ? { outbound } : {}),
-    authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
-  });
 }
 
 /** Names a connection may not take (any letter case): every provider kind's key, the enabled providers' schemes, `Cookies`. */

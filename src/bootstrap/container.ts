@@ -1,11 +1,10 @@
-import { authnContextMethods } from '../domain/claims/authn-context-methods.js';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { DrainState } from '../application/drain-state.js';
 import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
 import { ClockToken } from '../application/ports/clock.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
 import { HealthChecksToken, type HealthCheck } from '../application/ports/health-check.js';
-import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
+import { IdentityProvidersToken } from '../application/ports/identity-provider.js';
 import { LoggerToken } from '../application/ports/logger.js';
 import {
   PendingSignInStoreToken,
@@ -31,26 +30,46 @@ import { ReceiveProviderLogout } from '../application/use-cases/receive-provider
 import { SessionIndex } from '../application/sign-in/session-index.js';
 import { LogLineAuditLog } from '../adapters/audit/log-line-audit.js';
 import { AllowAllGovernance } from '../adapters/governance/allow-all-governance.js';
-import { providerInfo } from '../adapters/provider-record.js';
 import { SESSION_KEY_PREFIX } from '../adapters/koa/session/session-token.js';
 import { MemorySessionStore } from '../adapters/session/memory-session-store.js';
 import { SessionStoreHealthCheck } from '../adapters/session/session-store-health-check.js';
 import { SystemClock } from '../adapters/system-clock.js';
-import type { Clock } from '../application/ports/clock.js';
-import { isGatehouseError } from '../domain/errors.js';
-import { registeredDefinitions } from '../domain/settings/check-settings.js';
-import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
-import { createSessionStores, type SessionStores } from './session-stores.js';
+import { createSessionStores } from './session-stores.js';
+import { IdentityAdapters } from './identity-adapters.js';
 import { composeConnections } from './connections.js';
 import { IdentityProviders } from '../application/identity-providers.js';
 import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
 import { EndRemovedConnections } from '../application/connections/end-removed-connections.js';
 import { ConnectionRemovals } from '../application/connections/connection-removals.js';
 import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
-import { report, type ValidatedConfiguration } from './validated-configuration.js';
+import type { ValidatedConfiguration } from './validated-configuration.js';
 import { composeTelemetry, type TelemetryParts } from './telemetry.js';
 import { TelemetryToken } from '../application/ports/telemetry.js';
-import type { OutboundRequests } from '../adapters/outbound-requests.js';
+
+/**
+ * The application's services and use cases, one instance each per Gatehouse instance,
+ * resolved from their `@inject` tokens (ConnectionRemovals among them: the removal times
+ * it keeps are what every signed-in request checks).
+ */
+const SERVICES: ReadonlyArray<new (...args: any[]) => object> = [
+  FlowRecords,
+  SignInRecords,
+  ProviderSessions,
+  RefreshProviderSession,
+  CheckReadiness,
+  StepUps,
+  BeginSignIn,
+  CompleteSignIn,
+  SessionIndex,
+  EndSessions,
+  EndedProviderSessions,
+  ManageSessions,
+  SignOut,
+  ReceiveProviderLogout,
+  AuthenticateSession,
+  ConnectionRemovals,
+  DiscoverConnection,
+];
 
 /** `{ connections }`: the instance's connections as the lifecycle manages them (the folder watched once listening), if any. */
 export const ComposedConnectionsToken = Symbol('ComposedConnections');
@@ -94,9 +113,9 @@ export async function composeServices(
     const sessions = created.sessions;
     telemetry.hooks?.observeActiveSessions(() => sessions.countLive(SESSION_KEY_PREFIX));
   }
-  const outbound = telemetry.hooks?.outbound;
-  const builtInProviders = await createIdentityProviders(configuration, clock, stores, outbound);
-  const connections = await composeConnections(configuration, clock, stores, outbound);
+  const adapters = new IdentityAdapters(configuration, clock, stores, telemetry.hooks?.outbound);
+  const builtInProviders = await adapters.deploymentProviders();
+  const connections = await composeConnections(configuration, (connection) => adapters.forConnection(connection));
   const identityProviders = new IdentityProviders(builtInProviders, connections?.adapters);
   const healthChecks: HealthCheck[] = [
     new SessionStoreHealthCheck(stores.sessions),
@@ -124,69 +143,7 @@ export async function composeServices(
   container.registerInstance(DrainState, new DrainState());
   container.registerInstance(ComposedTelemetryToken, telemetry);
   container.registerInstance(TelemetryToken, telemetry.telemetry);
-  container.registerSingleton(FlowRecords);
-  container.registerSingleton(SignInRecords);
-  container.registerSingleton(ProviderSessions);
-  container.registerSingleton(RefreshProviderSession);
-  container.registerSingleton(CheckReadiness);
-  container.registerSingleton(StepUps);
-  container.registerSingleton(BeginSignIn);
-  container.registerSingleton(CompleteSignIn);
-  container.registerSingleton(SessionIndex);
-  container.registerSingleton(EndSessions);
-  container.registerSingleton(EndedProviderSessions);
-  container.registerSingleton(ManageSessions);
-  container.registerSingleton(SignOut);
-  container.registerSingleton(ReceiveProviderLogout);
-  container.registerSingleton(AuthenticateSession);
-  // One per process: the removal times it keeps are what every signed-in request checks.
-  container.registerSingleton(ConnectionRemovals);
-  container.registerSingleton(DiscoverConnection);
+  for (const service of SERVICES) container.registerSingleton(service);
   if (connections) container.resolve(EndRemovedConnections).listen(connections.adapters.registry);
   return container;
-}
-
-/**
- * One identity adapter per registered provider, from its record. An adapter that refuses
- * its settings (a GatehouseError) is a startup problem of the provider's `Enabled` key;
- * every refusal is reported at once.
- */
-async function createIdentityProviders(
-  configuration: ValidatedConfiguration,
-  clock: Clock,
-  stores: SessionStores,
-  outbound: OutboundRequests | undefined,
-): Promise<IdentityProvider[]> {
-  const { settings } = configuration;
-  const providers: IdentityProvider[] = [];
-  const problems: SettingsProblem[] = [];
-  for (const record of registeredDefinitions(settings, configuration.providers)) {
-    const section = settings.Authentication.Providers[record.key];
-    if (!section) continue;
-    try {
-      providers.push(
-        await record.createAdapter(section, {
-          info: providerInfo(record, section),
-          publicOrigin: configuration.publicOrigin,
-          environment: configuration.environment,
-          timeoutMs: settings.Authentication.HttpTimeoutSeconds * 1000,
-          logger: configuration.logger,
-          clock,
-          sessionStore: stores.sessions,
-          replayRecords: stores.replayRecords,
-          rootDir: configuration.rootDir,
-          ...(outbound ? { outbound } : {}),
-          authnContextMethods: authnContextMethods(configuration.settings.Authentication.AuthnContextClassMethods),
-        }),
-      );
-    } catch (thrown) {
-      // The adapters' own messages never quote a value (a URL may carry a password).
-      if (!isGatehouseError(thrown)) throw thrown;
-      problems.push(
-        error(keyOf('Authentication', 'Providers', record.key, 'Enabled'), `was refused: ${thrown.message}`),
-      );
-    }
-  }
-  report(configuration.logger, problems, configuration.logStartupErrors);
-  return providers;
 }

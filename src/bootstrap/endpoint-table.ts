@@ -21,6 +21,9 @@ import type { SignedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
 import { applicationIdentity } from './application-identity.js';
+import { routedPaths } from '../adapters/koa/routes/route-paths.js';
+import { missingPolicies } from '../domain/authorization/decide-access.js';
+import { connectionIdInPath } from '../domain/connections/connection.js';
 
 export interface EndpointTableParts {
   settings: ProjectTemplateSettings;
@@ -111,4 +114,23 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
 function appInfo(rootDir: string, environment: Environment, startedAt: number) {
   const { name, version } = applicationIdentity(rootDir);
   return { name, version, environment, startedAt };
+}
+
+/**
+ * An endpoint at an undeclared path, under the connections' paths, or naming a policy
+ * nobody registered is a programming error: thrown at composition, before any request.
+ */
+export function refuseMisdeclaredEndpoints(endpoints: readonly Endpoint[], policies: PolicyRegistry): void {
+  for (const endpoint of endpoints) {
+    if (connectionIdInPath(endpoint.path) !== undefined) {
+      throw new Error(`${endpoint.method} ${endpoint.path} is under /connections/, which the connections own`);
+    }
+    if (!routedPaths.includes(endpoint.path)) {
+      throw new Error(`${endpoint.method} ${endpoint.path} is not declared in RoutePaths (route-paths.ts)`);
+    }
+    const missing = missingPolicies(endpoint.metadata, policies);
+    if (missing.length > 0) {
+      throw new Error(`${endpoint.method} ${endpoint.path} names the unregistered policy "${missing.join('", "')}"`);
+    }
+  }
 }

@@ -24,14 +24,11 @@ import { authentication } from '../adapters/koa/middleware/authentication.js';
 import { authorizeEndpoint } from '../adapters/koa/middleware/authorize-endpoint.js';
 import { providerLogouts } from '../adapters/koa/middleware/provider-logouts.js';
 import { remoteCallbacks } from '../adapters/koa/middleware/remote-callbacks.js';
-import { routedPaths } from '../adapters/koa/routes/route-paths.js';
 import { sessionCookieName } from '../adapters/koa/session/session-middleware.js';
 import { signedOutNotice } from '../adapters/koa/signed-out-notice.js';
-import { missingPolicies } from '../domain/authorization/decide-access.js';
 import { applicationIdentity } from './application-identity.js';
 import { formActionOrigins } from '../adapters/koa/form-redirect.js';
-import { endpointTable } from './endpoint-table.js';
-import { connectionIdInPath } from '../domain/connections/connection.js';
+import { endpointTable, refuseMisdeclaredEndpoints } from './endpoint-table.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import { PoliciesToken } from '../application/settings-token.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
@@ -79,19 +76,7 @@ export function createPipeline(
     manageSessions: container.resolve(ManageSessions),
     governance: container.resolve<Governance>(GovernanceToken),
   });
-  // An endpoint at an undeclared path, or naming a policy nobody registered, is a programming error: caught before any request.
-  for (const endpoint of endpoints) {
-    if (connectionIdInPath(endpoint.path) !== undefined) {
-      throw new Error(`${endpoint.method} ${endpoint.path} is under /connections/, which the connections own`);
-    }
-    if (!routedPaths.includes(endpoint.path)) {
-      throw new Error(`${endpoint.method} ${endpoint.path} is not declared in RoutePaths (route-paths.ts)`);
-    }
-    const missing = missingPolicies(endpoint.metadata, policies);
-    if (missing.length > 0) {
-      throw new Error(`${endpoint.method} ${endpoint.path} names the unregistered policy "${missing.join('", "')}"`);
-    }
-  }
+  refuseMisdeclaredEndpoints(endpoints, policies);
 
   const { telemetry, hooks } = container.resolve<ComposedTelemetry>(ComposedTelemetryToken);
   const app = createApp({
