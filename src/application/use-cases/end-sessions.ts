@@ -52,18 +52,7 @@ export class EndSessions {
   async execute(selector: SessionSelector, reason: EndingReason): Promise<number> {
     if ('session' in selector) {
       const ended = await this.endOne(selector.session);
-      if (ended) {
-        this.telemetry.count('gatehouse.authentication.sign_outs', { cause: reason.cause, by: reason.by });
-        this.audit.record({
-          type: 'signout',
-          by: reason.by,
-          cause: reason.cause,
-          request: reason.request,
-          provider: ended.provider,
-          subject: ended.subject,
-          session: ended.publicId,
-        });
-      }
+      if (ended) this.recordSignOut(reason, ended.provider, ended);
       return ended ? 1 : 0;
     }
     if ('logoutKeys' in selector) return this.endByLogoutKeys(selector, reason);
@@ -86,6 +75,24 @@ export class EndSessions {
     return count;
   }
 
+  /** One session ended: counted, and audited as a `signout` with its subject and public id. */
+  private recordSignOut(
+    reason: EndingReason,
+    provider: string | undefined,
+    ended: { subject?: string | undefined; publicId?: string | undefined },
+  ): void {
+    this.telemetry.count('gatehouse.authentication.sign_outs', { cause: reason.cause, by: reason.by });
+    this.audit.record({
+      type: 'signout',
+      by: reason.by,
+      cause: reason.cause,
+      request: reason.request,
+      provider,
+      subject: ended.subject,
+      session: ended.publicId,
+    });
+  }
+
   /**
    * The provider ended these sessions: each one ended is a `signout` by the provider (its
    * subject and public id), and the whole a `sessions.ended` with the count (0 when the
@@ -102,16 +109,7 @@ export class EndSessions {
         await this.index.removeByLogoutKey(provider, logoutKey, handle);
         if (!ended) continue;
         count += 1;
-        this.telemetry.count('gatehouse.authentication.sign_outs', { cause: reason.cause, by: reason.by });
-        this.audit.record({
-          type: 'signout',
-          by: reason.by,
-          cause: reason.cause,
-          request: reason.request,
-          provider,
-          subject: ended.subject,
-          session: ended.publicId,
-        });
+        this.recordSignOut(reason, provider, ended);
       }
     }
     if (count === 0 && silentWhenNone) return 0;
