@@ -15,7 +15,7 @@ export interface DemoRegistration {
  * A second client the demo's OpenID provider registers, for a Gatehouse of your own
  * (`npm start` with your settings, on `origin`: http://127.0.0.1:3001 when free and not the demo's own port, unless
  * DEMO_YOUR_APP_ORIGIN says otherwise): its redirect, post-logout and back-channel logout
- * URIs are registered there. The id and secret are fixed and public on purpose (README,
+ * URIs are registered there. The id and secret are fixed and public on purpose (docs/demo.md,
  * "Your own configuration against the demo providers"): the provider runs only under
  * `npm run demo`, on loopback, and signs in only the two demo people.
  */

@@ -40,7 +40,7 @@ const port = Number(process.env.PORT ?? 3000);
 // Before five servers start: a port still held by an earlier run is said in one line.
 await ensureFree(port);
 const appOrigin = `http://127.0.0.1:${port}`;
-// Where a Gatehouse of your own may run against these providers (README: "Your own configuration against
+// Where a Gatehouse of your own may run against these providers (docs/demo.md: "Your own configuration against
 // the demo providers"): 3001, unless the demo itself is there or it is taken, then another free port.
 const yourAppOrigin = (process.env.DEMO_YOUR_APP_ORIGIN ?? `http://127.0.0.1:${await yourAppPort(port)}`).replace(
   /\/+$/,
@@ -192,8 +192,8 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
     Sign in as often as you like: the demo lifts the limit of 30 sign-ins started per
     client every 15 minutes (Session:PendingSignInsPerClient), which a deployment keeps.
 
-    Your own configuration against these providers (README: "Your own configuration against
-    the demo providers"), e.g. \`npm start\` in another terminal with PORT=${yourAppListenPort}:
+    Your own configuration against these providers (docs/demo.md, "Your own configuration
+    against the demo providers"), e.g. \`npm start\` in another terminal with PORT=${yourAppListenPort}:
       OpenID Connect  Authority ${idp.issuer}, ClientId ${YOUR_APP_CLIENT.clientId},
                       ClientSecret ${YOUR_APP_CLIENT.clientSecret} (registered for ${yourAppOrigin})
       SAML 2.0        MetadataUrl ${samlIdp.metadataUrl}, EntityId ${yourAppOrigin}/Saml2/Acs

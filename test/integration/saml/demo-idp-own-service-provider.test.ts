@@ -1,6 +1,6 @@
 /**
- * A Gatehouse of your own pointed at the demo SAML identity provider (README: "Point your
- * own configuration at the demo providers"): the identity provider was started knowing no
+ * A Gatehouse of your own pointed at the demo SAML identity provider (docs/demo.md: "Your
+ * own configuration against the demo providers"): the identity provider was started knowing no
  * service provider, and takes this one by its metadata, read from its entity ID (a
  * loopback URL where Gatehouse serves its metadata). Encryption and single logout work
  * from what that metadata publishes; anything else is refused with a page that says how
