@@ -1,8 +1,8 @@
 /**
  * What `npm run new` leaves out of the template and what it rewrites: the one list. The
  * template is this repository itself; every other regular file is copied as it is
- * (symbolic links and other special files are not). README.md ("Start a new application")
- * points here.
+ * (symbolic links and other special files are not). docs/new-application.md ("What is
+ * copied, left out and rewritten") points here.
  */
 
 /**
@@ -40,6 +40,7 @@ export const LEFT_OUT = [
   // The generator makes projects; a project made from it does not make projects.
   { pattern: 'scripts/new-project.mjs', why: 'the generator' },
   { pattern: 'scripts/new-project/', why: 'the generator' },
+  { pattern: 'docs/new-application.md', why: "the generator's page" },
   { pattern: 'test/unit/new-project/', why: "the generator's tests" },
   { pattern: 'test/integration/new-project/', why: "the generator's tests" },
   { pattern: 'test/new-project/', why: "the generator's slow tests" },
