@@ -12,8 +12,8 @@ import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { signLogoutToken } from '../../support/logout-tokens.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import { describeOnEachStore } from '../../support/each-session-store.js';
 
-const redisUrl = process.env.REDIS_URL ?? '';
 const SECRET = 'SENTINEL-replay-share-client-secret-7c21';
 const MAX_REPLAY_RECORDS = 60;
 const ACME_USERS: DemoUsers = {
@@ -25,18 +25,6 @@ const GLOBEX_USERS: DemoUsers = {
 };
 const DAY_S = 23 * 60 * 60;
 
-const STORES: ReadonlyArray<[name: string, env: () => Record<string, string>]> = [
-  ['memory', () => ({})],
-  [
-    'Redis',
-    () => ({
-      ProjectTemplate__Session__Store: 'Redis',
-      ProjectTemplate__Session__Redis__Url: redisUrl,
-      ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
-    }),
-  ],
-];
-
 /**
  * Two organizations with an OpenID Connect connection each. Acme's identity provider
  * (hostile, or merely broken) signs logout tokens with unique `jti`s and day-long
@@ -44,9 +32,9 @@ const STORES: ReadonlyArray<[name: string, env: () => Record<string, string>]> =
  * logouts are refused, while Globex's real logout still signs Grace out. Tokens issued long
  * ago or in the future are refused whatever their `exp`.
  */
-for (const [storeName, storeEnv] of STORES) {
-  const suite = storeName === 'Redis' && !redisUrl ? describe.skip : describe;
-  suite(`connections: each organization's share of the logout replay records (${storeName} store)`, function () {
+describeOnEachStore(
+  (storeName) => `connections: each organization's share of the logout replay records (${storeName} store)`,
+  function (storeEnv) {
     this.timeout(30_000);
     const acmeKey = signingKey();
     const globexKey = signingKey();
@@ -169,8 +157,8 @@ for (const [storeName, storeEnv] of STORES) {
       expect(future.status).to.equal(400);
       expect(future.body).to.include('idp.logout_token_invalid');
     });
-  });
-}
+  },
+);
 
 function globexToken(
   key: JsonWebKey & { kid: string },

@@ -17,23 +17,12 @@ import { deliverAnswer } from '../../support/deliver-answer.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
 import { SamlTestIdentityProvider } from '../../support/saml-identity-provider.js';
 import { startGatehouse, type RunningGatehouse } from '../../support/start-gatehouse.js';
+import { describeOnEachStore } from '../../support/each-session-store.js';
 
-const redisUrl = process.env.REDIS_URL ?? '';
 const WITHIN_MS = 15_000;
 /** Ending 1,011 sessions is some five thousand store commands on Redis: seconds, more on a busy machine. */
 const ENDING_WITHIN_MS = 60_000;
 const HOUR = 60 * 60 * 1000;
-const STORES: ReadonlyArray<[name: string, env: () => Record<string, string>]> = [
-  ['memory', () => ({})],
-  [
-    'Redis',
-    () => ({
-      ProjectTemplate__Session__Store: 'Redis',
-      ProjectTemplate__Session__Redis__Url: redisUrl,
-      ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
-    }),
-  ],
-];
 
 /**
  * An organization's connection file is deleted (the customer left, or its provider was
@@ -41,9 +30,9 @@ const STORES: ReadonlyArray<[name: string, env: () => Record<string, string>]> =
  * Every one of those sessions ends, however many; none comes back with the file, not even
  * one the connection's index of sessions did not list.
  */
-for (const [storeName, storeEnv] of STORES) {
-  const suite = storeName === 'Redis' && !redisUrl ? describe.skip : describe;
-  suite(`connections: the sessions of a removed connection (${storeName} store)`, function () {
+describeOnEachStore(
+  (storeName) => `connections: the sessions of a removed connection (${storeName} store)`,
+  function (storeEnv) {
     this.timeout(120_000);
     let app: RunningGatehouse;
     let folder: ConnectionFolder;
@@ -149,5 +138,5 @@ for (const [storeName, storeEnv] of STORES) {
       expect(await status(again), 'a sign-in after the connection came back').to.equal(200);
       expect(await status(again), 'and its next request').to.equal(200);
     });
-  });
-}
+  },
+);

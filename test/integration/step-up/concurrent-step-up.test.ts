@@ -1,22 +1,10 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import type { DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
 import { CookieJar, driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { freePort, startIdentityProvider, startOidcApp, TestBrowser, type OidcApp } from '../../support/oidc-app.js';
+import { describeOnEachStore } from '../../support/each-session-store.js';
 
-const redisUrl = process.env.REDIS_URL ?? '';
 const ADMIN = 'application.Role.Administrator';
-const STORES: ReadonlyArray<[name: string, env: () => Record<string, string>]> = [
-  ['memory', () => ({})],
-  [
-    'Redis',
-    () => ({
-      ProjectTemplate__Session__Store: 'Redis',
-      ProjectTemplate__Session__Redis__Url: redisUrl,
-      ProjectTemplate__Session__Redis__KeyPrefix: `gatehouse-test:${randomUUID()}:`,
-    }),
-  ],
-];
 
 /**
  * A signed-in administrator opens /Admin in two tabs: each starts a step-up, both are
@@ -24,9 +12,9 @@ const STORES: ReadonlyArray<[name: string, env: () => Record<string, string>]> =
  * the same session cookie. Completing a step-up is atomic: one answer upgrades the sign-in,
  * the other is refused, and exactly one session is left alive.
  */
-for (const [storeName, storeEnv] of STORES) {
-  const suite = storeName === 'Redis' && !redisUrl ? describe.skip : describe;
-  suite(`step-up answered twice at once (${storeName} store, real oidc-provider)`, function () {
+describeOnEachStore(
+  (storeName) => `step-up answered twice at once (${storeName} store, real oidc-provider)`,
+  function (storeEnv) {
     this.timeout(30_000);
     let idp: DemoIdentityProvider;
     let app: OidcApp;
@@ -99,5 +87,5 @@ for (const [storeName, storeEnv] of STORES) {
       expect(await appInfoStatus(signedIn), 'the session before the step-up').to.equal(401);
       expect(bodies.join('\n')).to.include('strengthened already');
     });
-  });
-}
+  },
+);
