@@ -301,20 +301,8 @@ export function report(
     : [];
   const targets: Target[] = [
     ...againstCommit,
-    {
-      name: 'memory store vs the koa-session floor, req/s',
-      value: aloneRow(memoryRow)?.vsFloorRequests?.median,
-      goal: 0.85,
-      direction: 'atLeast',
-      unit: 'x',
-    },
-    {
-      name: 'memory store vs the koa-session floor, CPU per request',
-      value: aloneRow(memoryRow)?.vsFloorCpu?.median,
-      goal: 0.85,
-      direction: 'atLeast',
-      unit: 'x',
-    },
+    // The memory store against the floor is read in the table, not held to a target: 0.85x
+    // was retired once its count showed where the rest goes (docs/performance.md, Against the targets).
     {
       name: 'Redis store vs the koa-session floor, req/s',
       value: aloneRow(redisRow)?.vsFloorRequests?.median,
