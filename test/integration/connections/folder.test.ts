@@ -61,7 +61,16 @@ describe('connections: a folder of connections, changed while the instance runs'
     globex.ClientSecretFile = 'secrets/globex.client-secret';
     await folder.writeText('secrets/globex.client-secret', `${SECRET}\n`);
     await folder.write('acme', samlConnection('acme', ['example.com'], acmeIdp));
-    app = await startWithConnections(port, {}, { ProjectTemplate__Authentication__ConnectionsDirectory: folder.path });
+    app = await startWithConnections(
+      port,
+      {},
+      {
+        ProjectTemplate__Authentication__ConnectionsDirectory: folder.path,
+        // This suite polls discovery while the folder changes, and every lookup counts against
+        // the client's sign-in attempts: the per-client limit is another suite's subject.
+        ProjectTemplate__Session__PendingSignInsPerClient: '1000',
+      },
+    );
   });
   after(async () => {
     await app?.close();
