@@ -71,9 +71,9 @@ export function verificationRecord(
 
 /**
  * Whether a TXT answer holds `expectedValue`: one whole record, its character-strings joined
- * (RFC 7208 3.3 joins them without spaces; a long value arrives split in 255-byte pieces),
- * equal to it byte for byte, case included. Other records at the name (SPF, another
- * service's proof) are ignored. A look-up that failed proves nothing either way: `unknown`,
+ * (RFC 7208 3.3 joins them without spaces; a character-string holds at most 255 bytes and
+ * DNS consoles split values where they please), equal to it byte for byte, case included.
+ * Other records at the name (SPF, another service's proof) are ignored. A look-up that failed proves nothing either way: `unknown`,
  * never `missing`.
  */
 export function checkTxtAnswer(answer: TxtAnswer, expectedValue: string): CheckOutcome {
