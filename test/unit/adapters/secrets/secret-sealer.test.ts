@@ -72,6 +72,17 @@ describe('SecretSealer', () => {
     expect(refusal(() => sealer.seal('x'.repeat(16 * 1024 + 1), ACME)).code).to.equal('secrets.secret_too_large');
   });
 
+  it('refuses to seal or open for an unnamed connection or field', () => {
+    const sealed = sealer.seal(SECRET, ACME);
+    for (const context of [
+      { connection: '', field: 'ClientSecret' },
+      { connection: 'acme', field: '' },
+    ]) {
+      expect(refusal(() => sealer.seal(SECRET, context)).code).to.equal('secrets.context_invalid');
+      expect(refusal(() => sealer.open(sealed, context), [sealed]).code).to.equal('secrets.context_invalid');
+    }
+  });
+
   describe('a value moved to where it was not sealed for does not open', () => {
     const sealed = sealer.seal(SECRET, ACME);
     const cases: [string, SealingContext][] = [
@@ -118,6 +129,7 @@ describe('SecretSealer', () => {
       ['a key id in capitals', withPart(sealed, 1, keyId.toUpperCase())],
       ['a short key id', withPart(sealed, 1, keyId.slice(1))],
       ['a short nonce', withPart(sealed, 2, nonce.slice(4))],
+      ['a nonce with a character too many (a lax decoder drops it)', withPart(sealed, 2, `${nonce}A`)],
       ['a nonce in standard base64', withPart(sealed, 2, Buffer.alloc(12, 0xfb).toString('base64'))],
       ['a body with padding', withPart(sealed, 3, `${body}=`)],
       ['a body with a character base64url lacks', withPart(sealed, 3, `${body.slice(0, -1)}+`)],
