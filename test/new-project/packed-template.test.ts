@@ -19,9 +19,9 @@ function filesUnder(dir: string, prefix = ''): string[] {
     .sort();
 }
 
-/** The generator's own files: the tarball ships them, projects do not get them. */
+/** The generator's own files (its page in docs/ among them): the tarball ships them, projects do not get them. */
 const isGeneratorFile = (path: string) =>
-  /(^|\/)new-project(\.mjs|\/|\.json$)|^\.mocharc\.new-project\.json$/.test(path);
+  /(^|\/)new-project(\.mjs|\/|\.json$)|^\.mocharc\.new-project\.json$|^docs\/new-application\.md$/.test(path);
 
 describe('new project: from a packed tarball through npm exec', function () {
   this.timeout(5 * 60_000);
