@@ -19,12 +19,7 @@ import {
   type UnsolicitedSignIns,
 } from '../ports/identity-provider.js';
 import type { IdentityProviders } from '../identity-providers.js';
-import {
-  organizationRefusal,
-  withOrganization,
-  type OrganizationBinding,
-  type OrganizationRefusal,
-} from '../../domain/connections/organization-guard.js';
+import { vouchedFor, type OrganizationBinding } from '../../domain/connections/organization-guard.js';
 import type { Principal } from '../../domain/claims/principal.js';
 import { LoggerToken, type Logger } from '../ports/logger.js';
 import { TelemetryToken, type Telemetry } from '../ports/telemetry.js';
@@ -60,14 +55,6 @@ const refuse = (code: string, message: string) => new GatehouseError(code, messa
  */
 export const CONNECTION_LOGOUT_KEY = 'gatehouse:connection';
 
-const ORGANIZATION_REFUSALS: Readonly<Record<OrganizationRefusal, string>> = {
-  'idp.email_missing':
-    "The organization's identity provider did not say which e-mail address you signed in with, so this sign-in cannot be accepted here.",
-  'idp.email_unverified':
-    "The organization's identity provider says your e-mail address is not verified, so this sign-in cannot be accepted here.",
-  'idp.domain_not_allowed':
-    "Your e-mail address is not in one of this organization's domains: sign in through your own organization's identity provider.",
-};
 const notThisBrowser = () =>
   refuse('idp.state_mismatch', 'The sign-in response does not match the sign-in started in this browser.');
 const noFlow = () =>
@@ -244,7 +231,10 @@ export class CompleteSignIn {
         : transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    const vouched = organization ? this.vouchedFor(organization, normalized, identity.claims) : normalized;
+    // A connection signs in only its organization's people, and speaks for that organization only.
+    const vouched = organization
+      ? vouchedFor(organization, normalized, identity.claims, this.deploymentClaims)
+      : normalized;
     // What the protocol proved of the authentication, set by Gatehouse only (GATEHOUSE_SET_CLAIMS).
     return identity.authentication ? withProvenAuthentication(vouched, identity.authentication) : vouched;
   }
@@ -306,20 +296,6 @@ export class CompleteSignIn {
       await this.releaseQuietly(signIn.ref);
       throw error;
     }
-  }
-
-  /**
-   * A connection signs in only its organization's people (organization-guard.ts); what it
-   * signs in carries the organization and the connection, set here, never by the provider.
-   */
-  private vouchedFor(
-    organization: OrganizationBinding,
-    principal: Principal,
-    rawClaims: Readonly<Record<string, unknown>>,
-  ): Principal {
-    const refusal = organizationRefusal(organization, principal, rawClaims);
-    if (refusal) throw refuse(refusal, ORGANIZATION_REFUSALS[refusal]);
-    return withOrganization(principal, organization, this.deploymentClaims);
   }
 
   private async refuseEndedAtProvider(provider: ProviderKey, logoutKeys: readonly string[]): Promise<void> {

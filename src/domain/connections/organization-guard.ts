@@ -1,4 +1,5 @@
 import { ClaimTypes } from '../claims/claim-types.js';
+import { GatehouseError } from '../errors.js';
 import { narrowClaimValues } from '../claims/normalize-claims.js';
 import { claimValues, type Principal } from '../claims/principal.js';
 import { DomainOwners } from './domain-owners.js';
@@ -104,3 +105,29 @@ const ORGANIZATION_CLAIMS: ReadonlySet<string> = new Set([
   ClaimTypes.OrganizationPermission,
   ClaimTypes.GrantsDeploymentRoles,
 ]);
+
+/** What the person is told when the organization guard refuses their sign-in: safe to show. */
+const ORGANIZATION_REFUSALS: Readonly<Record<OrganizationRefusal, string>> = {
+  'idp.email_missing':
+    "The organization's identity provider did not say which e-mail address you signed in with, so this sign-in cannot be accepted here.",
+  'idp.email_unverified':
+    "The organization's identity provider says your e-mail address is not verified, so this sign-in cannot be accepted here.",
+  'idp.domain_not_allowed':
+    "Your e-mail address is not in one of this organization's domains: sign in through your own organization's identity provider.",
+};
+
+/**
+ * A connection's sign-in, checked and bound: refused (a safe GatehouseError with the
+ * refusal's code) when the organization guard refuses it, otherwise the principal
+ * `withOrganization` makes of it.
+ */
+export function vouchedFor(
+  binding: OrganizationBinding,
+  principal: Principal,
+  rawClaims: Readonly<Record<string, unknown>>,
+  deploymentClaimTypes: ReadonlySet<string>,
+): Principal {
+  const refusal = organizationRefusal(binding, principal, rawClaims);
+  if (refusal) throw new GatehouseError(refusal, ORGANIZATION_REFUSALS[refusal], { safe: true });
+  return withOrganization(principal, binding, deploymentClaimTypes);
+}
