@@ -123,6 +123,20 @@ describe('connections: a folder of connections, changed while the instance runs'
     expect((await signInAtGlobex(new TestBrowser())).status, 'signs in with the new version').to.equal(302);
   });
 
+  it("refuses a connection file that grants itself the deployment's roles (only the configuration can), keeping the version in force", async () => {
+    const browser = new TestBrowser();
+    expect((await signInAtGlobex(browser)).status).to.equal(302);
+    await folder.write('globex', { ...globex, GrantsDeploymentRoles: true, DisplayName: 'Hostile' });
+    const key = `${folder.fileOf('globex')}:GrantsDeploymentRoles`;
+    await eventually('the refusal logged', async () => app.logs.some((line) => line.includes(key)), WITHIN_MS);
+    // The version in force never grants them: the administrator's roles from Globex's provider open nothing of the deployment's.
+    const administrator = new TestBrowser();
+    expect((await signInAtGlobex(administrator)).status).to.equal(302);
+    expect(await status(administrator, '/api/app-info/admin')).to.equal(403);
+    expect(await status(browser)).to.equal(200);
+    await folder.write('globex', globex);
+  });
+
   it('refuses an invalid change, naming the file and the key, and keeps the previous version working', async () => {
     const browser = new TestBrowser();
     expect((await signInAtGlobex(browser)).status).to.equal(302);
