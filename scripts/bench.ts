@@ -5,7 +5,11 @@
  * a loopback endpoint that drops them, scripts/bench/otlp-sink.ts; metrics only), cold
  * start (on this Node and on Node 24 with the compile cache), memory per idle session,
  * SAML responses through the whole ACS check, and what 1,000 customers' connections cost
- * (a start, memory, each request, finding one by domain: scripts/bench/connection-scale.ts). It prints a table and one line per target
+ * (a start, memory, each request, finding one by domain: scripts/bench/connection-scale.ts),
+ * and 10,000 in a PostgreSQL catalog against one (a start, memory, finding one by domain, a
+ * page of the administration API, a change seen by a second instance:
+ * scripts/bench/catalog-scale.ts), and, when named, directory sync of 100,000 users
+ * (scripts/bench/directory-scale.ts). It prints a table and one line per target
  * (met, or missed and by how much) and writes bench-results/bench.json; it fails only when
  * a run itself goes wrong (a server that does not start, an unexpected status), never
  * because a target is missed. The method is in docs/performance.md.
@@ -23,9 +27,13 @@
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (measured seconds per row, default
  * 6), BENCH_WARMUP_SECONDS (default 2), BENCH_ROWS (some of
- * bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel), BENCH_EXTRAS (some of
- * cold-start,memory,saml,connections,federation; 0 for none; federation, a 20 MB signed aggregate read
- * twice in processes of their own, about a minute and 1 GB, is left out unless named), BENCH_MAIN (the entry point cold start runs,
+ * bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel;
+ * 0 for none), BENCH_EXTRAS (some of
+ * cold-start,memory,saml,connections,catalog,federation,directory; 0 for none; catalog starts a throwaway
+ * PostgreSQL 17 from the npm binaries, and is skipped where it cannot; federation, a 20 MB signed aggregate read
+ * twice in processes of their own, about a minute and 1 GB, is left out unless named; so is directory,
+ * 100,000 users and 5,000 groups synced over SCIM as Okta does, a few minutes:
+ * scripts/bench/directory-scale.ts), BENCH_MAIN (the entry point cold start runs,
  * default dist/bundle/main.js), BENCH_DIST (another build to load instead of dist/, for a
  * before/after comparison), BENCH_PROFILE=1 (a .cpuprofile per row under
  * bench-results/profiles/<row>/, for scripts/bench/summarize-profile.ts), BENCH_CALLGRIND=1
@@ -66,6 +74,8 @@ import { projectRoot } from './bench/dist-modules.js';
 import type { LoadSettings } from './bench/load.js';
 import { writeConnectionFolder } from './bench/connection-folder.js';
 import { manyConnectionsFolder, MANY_CONNECTIONS, measureConnectionScale } from './bench/connection-scale.js';
+import { measureCatalogScale } from './bench/catalog-scale.js';
+import { measureDirectoryScale } from './bench/directory-scale.js';
 import { jsonLineOf, pinSelfToLoadCore } from './bench/processes.js';
 import {
   report,
@@ -92,7 +102,9 @@ const onlyRows = (
   'bare,koa-session,memory,telemetry,telemetry-sampled,telemetry-metrics,connections,redis,cluster,anonymous,challenge,frontchannel'
 ).split(',');
 const extras = new Set(
-  process.env.BENCH_EXTRAS === '0' ? [] : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml,connections').split(','),
+  process.env.BENCH_EXTRAS === '0'
+    ? []
+    : (process.env.BENCH_EXTRAS ?? 'cold-start,memory,saml,connections,catalog').split(','),
 );
 const COLD_STARTS = 11;
 /** CI's second Node line, where the bundle's compile cache is measured. */
@@ -204,8 +216,10 @@ async function measure(
   const saml = extras.has('saml') ? await samlValidation() : undefined;
   const federation = extras.has('federation') ? federationMetadata() : undefined;
   const connections = extras.has('connections') ? await measureConnectionScale(resultsDir) : undefined;
+  const catalog = extras.has('catalog') ? await measureCatalogScale() : undefined;
+  const directory = extras.has('directory') ? await measureDirectoryScale() : undefined;
   process.stdout.write('done\n\n');
-  report(rows, { coldStart, memory, saml, federation, connections }, context);
+  report(rows, { coldStart, memory, saml, federation, connections, catalog, directory }, context);
 }
 
 async function measureColdStarts(): Promise<ColdStart> {

@@ -144,3 +144,33 @@ export function demoSamlSettings(demo: DemoSamlRegistration): Record<string, str
       : {}),
   };
 }
+
+/** What the demo's administration API is set up with: all of it made at demo start. */
+export interface DemoAdministration {
+  /** The SHA-256 of the API key the terminal prints (newApiKey): the settings hold only this. */
+  apiKeyHash: string;
+  /** A fresh key for `Administration:EncryptionKeys`: the API's secrets are sealed with it. */
+  encryptionKey: string;
+  /** The demo DNS server (`127.0.0.1:<port>`, scripts/demo-dns.ts): the domain checks ask it. */
+  dnsServer: string;
+}
+
+/**
+ * The administration API on, over the connection folder the demo already writes
+ * (`ConnectionsDirectory`): one API key, one encryption key, the demo's own DNS server for
+ * the domains' TXT records, and pre-flights allowed to reach loopback, where every demo
+ * provider listens (a deployment keeps `AllowPrivateNetworks` false). The permission that
+ * manages connections is `application.manage`, which the demo's `admin` holds, so a
+ * signed-in admin may call the API too; a deployment's default is `connections.manage`.
+ */
+export function demoAdministrationSettings(demo: DemoAdministration): Record<string, string> {
+  const admin = 'ProjectTemplate__Administration__';
+  return {
+    [`${admin}Enabled`]: 'true',
+    [`${admin}ManagePermission`]: 'application.manage',
+    [`${admin}ApiKeys__0`]: demo.apiKeyHash,
+    [`${admin}EncryptionKeys__0`]: demo.encryptionKey,
+    [`${admin}AllowPrivateNetworks`]: 'true',
+    [`${admin}DnsServers__0`]: demo.dnsServer,
+  };
+}

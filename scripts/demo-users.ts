@@ -51,3 +51,12 @@ export function userWithEmail(users: DemoUsers, email: string | undefined): Demo
   if (email === undefined) return undefined;
   return Object.values(users).find((user) => user.email.toLowerCase() === email.trim().toLowerCase());
 }
+
+/**
+ * The people of Initech's OpenID provider: a third customer organization, which the demo
+ * does not connect at start. Its connection is added through the administration API, with
+ * the `curl` command the demo's terminal prints (docs/demo.md, "The administration API").
+ */
+export const INITECH_USERS: DemoUsers = {
+  peter: { login: 'peter', name: 'Peter Gibbons', email: 'peter@initech.test', roles: [], permissions: [] },
+};

@@ -5,15 +5,21 @@
  * the same two demo users, and two customer organizations with identity providers and
  * people of their own (scripts/demo-organizations.ts: connections, from a folder of
  * connection files), then Gatehouse configured against them (the social providers
- * through their endpoint overrides). Development only: it refuses
+ * through their endpoint overrides), with the administration API on over that folder, a
+ * third organization's provider waiting for its IT admin to connect it through the setup
+ * link printed here, and a DNS server of its own for the organizations' domains
+ * (scripts/demo-administration.ts). Development only: it refuses
  * NODE_ENV=production, and nothing in src/ imports it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { loadPrettyLogLines } from '../src/adapters/logging/pretty-log-lines.js';
 import { createGatehouse } from '../src/bootstrap/gatehouse.js';
+import { dropSqliteExperimentalWarning, dropUrlParseDeprecation } from '../src/bootstrap/process-warnings.js';
 import { listenFailure } from '../src/bootstrap/listen-failure.js';
 import { formatProblem, StartupError } from '../src/bootstrap/startup-error.js';
+import { startDemoAdministration } from './demo-administration.js';
+import { seedDemoDirectory, startDemoDirectoryStore } from './demo-directory.js';
 import { startDemoIdentityProvider } from './demo-identity-provider.js';
 import { startDemoOrganizations, type DemoOrganization } from './demo-organizations.js';
 import { startDemoSamlIdentityProvider } from './demo-saml-identity-provider.js';
@@ -35,6 +41,10 @@ if ((process.env.NODE_ENV ?? 'development') === 'production') {
   console.error('npm run demo is for development only; it will not run with NODE_ENV=production.');
   process.exit(1);
 }
+
+// The warnings the entry point drops (process-warnings.ts say why), dropped for the demo's terminal too.
+dropUrlParseDeprecation();
+dropSqliteExperimentalWarning();
 
 const port = Number(process.env.PORT ?? 3000);
 // Before five servers start: a port still held by an earlier run is said in one line.
@@ -79,6 +89,8 @@ const samlIdp = await startDemoSamlIdentityProvider({
 
 const social = await startDemoSocialProviders(appOrigin, (vendor) => `${vendor} (local demo server)`);
 const organizations = await startDemoOrganizations(appOrigin);
+const administration = await startDemoAdministration(appOrigin);
+const directoryStore = await startDemoDirectoryStore();
 
 // One short line per request instead of JSON, when pino-pretty is installed (it is a devDependency).
 const prettyLogLines = await loadPrettyLogLines();
@@ -110,13 +122,18 @@ try {
       }),
       ...social.env,
       ...organizations.env,
+      ...administration.env,
+      ...directoryStore.env,
     },
+    domainRecordHelp: administration.domainRecordHelp,
   });
 } catch (error) {
   await idp.close();
   await samlIdp.close();
   await social.close();
   await organizations.close();
+  await administration.close();
+  await directoryStore.close();
   if (!(error instanceof StartupError)) throw error;
   // What is wrong, once and as text (as `npm start` says it), without a stack trace.
   console.error(`${error.message}\n${error.problems.map((problem) => `  ${formatProblem(problem)}`).join('\n')}`);
@@ -143,6 +160,10 @@ const users = Object.values(idp.users)
   .map((user) => `      ${user.login.padEnd(7)}${user.name}: ${describeAccess(user)}`)
   .join('\n');
 const samlLogoutUrl = new URL('/logout', samlIdp.metadataUrl).href;
+const { initech, initechProvider } = administration;
+const initechPerson = Object.values(initech.users)[0];
+const initechLink = await administration.setupLink();
+const acmeDirectory = await seedDemoDirectory(appOrigin, administration.apiKey, organizations.acme);
 console.log(`
   Gatehouse demo is running.
 
@@ -182,6 +203,39 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
     another's people. The connections are files in ${organizations.folder}:
     add, change or delete one there and it takes effect within 5 seconds.
 
+    Or be a third organization's IT admin, setting up its single sign-on yourself: Initech's
+    OpenID provider runs at ${initech.origin}, and Gatehouse does not know it yet. Open
+    Initech's setup link (made for this run; it works once):
+      ${initechLink}
+    press "Start the setup", and follow the steps: choose "Another OpenID Connect provider";
+    under "What it gave you", enter what Initech's provider gives its IT admin:
+      Issuer (Authority)  ${initechProvider.issuer}
+      Client ID           ${initechProvider.clientId}
+      Client secret       ${initechProvider.clientSecret}
+      E-mail domain       ${initech.domain}
+    Under "Your domains", the page shows the command that publishes the domain's TXT record
+    on the demo's DNS server: run it in another terminal, then verify. Run the test sign-in
+    as ${initechPerson?.login} (any password) and activate: ${initechPerson?.email} then signs in
+    through "Sign in with your work e-mail".
+    The link comes from the administration API (docs/demo.md, "The setup portal and the
+    administration API"). Its API key, made for this run: ${administration.apiKey}
+    Another link for Initech, when this one is spent (the answer's "url"):
+${command(administration.newSetupLink)}
+    The connections, Initech's once saved:
+${command(administration.listConnections)}
+
+    Directory sync (SCIM 2.0, docs/directory-sync.md): Acme's directory pushed its
+    ${acmeDirectory.people} people and ${acmeDirectory.groups} groups at start, as Okta or Entra ID would, kept in
+    ${directoryStore.where}.
+    Signed in as ${organizations.acme.users.ada?.email}, open "People at acme" from the starter page
+    (${appOrigin}/Organizations/acme/People). Then deactivate Ada in Acme's directory:
+${command(acmeDirectory.deactivate)}
+    Her browser is signed out at its next request, and her next sign-in is refused
+    (idp.user_deprovisioned) until her directory makes her active again:
+${command(acmeDirectory.reactivate)}
+    Acme's SCIM token was made for this run through the administration API. Initech's IT
+    admin makes Initech's own on the setup portal's "Directory sync" page, once active.
+
     ${
       metricsUrl
         ? `Metrics in the Prometheus text format: ${metricsUrl} (a sign-in moves
@@ -202,6 +256,11 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
   The demo identity provider runs at ${idp.issuer} (development only).
   Requests are listed below. Ctrl+C stops them all.
 `);
+
+/** A printed shell command: its first line indented as a list item, the next ones below it, joined by `\`. */
+function command(lines: readonly string[]): string {
+  return lines.map((line, index) => `${index === 0 ? '      ' : '        '}${line}`).join(' \\\n');
+}
 
 /** `ada@acme.test  Ada Lovelace of Acme Corporation, through its SAML identity provider at <origin>` */
 function describeOrganization(organization: DemoOrganization): string {
@@ -239,6 +298,8 @@ const stop = async () => {
   await samlIdp.close();
   await social.close();
   await organizations.close();
+  await administration.close();
+  await directoryStore.close();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop());

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run new -- <target-dir> [--name <package-name>] [--authProvider <choice>]`, also the
+ * `npm run new -- <target-dir> [--name <package-name>] [--authProvider <choice>] [--database <choice>]`, also the
  * `create-gatehouse` bin, so that `npm exec` runs it from a packed tarball. Plain Node.js:
  * an installed tarball has the template's dependencies only, none of its dev tools.
  */
@@ -31,6 +31,7 @@ const outcome = planProject({
   target,
   name: commandLine.name,
   authProvider: commandLine.authProvider,
+  database: commandLine.database,
 });
 if (outcome.problems) {
   console.error(

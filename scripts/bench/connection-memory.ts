@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { writeConnectionFolder } from './connection-folder.js';
 import { loadCompiledGatehouse, projectRoot } from './dist-modules.js';
 import { productionEnv } from './rows.js';
+import { printGrowth, settledMemory } from './connection-memory-growth.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const gc = globalThis.gc;
@@ -41,12 +42,6 @@ const gatehouse = await createGatehouse({
 });
 await gatehouse.listen(0, '127.0.0.1');
 
-function settledMemory(): { heapUsed: number; external: number } {
-  for (let i = 0; i < 3; i++) gc!();
-  const { heapUsed, external } = process.memoryUsage();
-  return { heapUsed, external };
-}
-
 const before = settledMemory();
 writeConnectionFolder(folder, count);
 const deadline = Date.now() + 60_000;
@@ -59,13 +54,5 @@ const after = settledMemory();
 await gatehouse.shutdown();
 rmSync(folder, { recursive: true, force: true });
 
-const grown = after.heapUsed + after.external - (before.heapUsed + before.external);
-process.stdout.write(
-  `${JSON.stringify({
-    connections: count,
-    bytesPerConnection: Math.round(grown / count),
-    heapUsedDeltaBytes: after.heapUsed - before.heapUsed,
-    externalDeltaBytes: after.external - before.external,
-  })}\n`,
-);
+printGrowth(count, before, after);
 process.exit(0);

@@ -17,12 +17,13 @@ import { jsonLineOf } from './processes.js';
 export const MANY_CONNECTIONS = 1_000;
 const COLD_STARTS = 11;
 
+/** What a store of connections costs at scale: the folder's (1,000) and the catalog's (10,000) alike. */
 export interface ConnectionScale {
   coldStart: {
-    /** Median milliseconds to ready, and mean CPU until then, with one connection in the folder. */
+    /** Median milliseconds to ready, and mean CPU until then, with one connection. */
     oneMedianMs: number;
     oneCpuMeanMs: number | undefined;
-    /** The same with 1,000. */
+    /** The same with many. */
     manyMedianMs: number;
     manyCpuMeanMs: number | undefined;
     manyRunsMs: number[];

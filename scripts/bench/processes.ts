@@ -84,7 +84,8 @@ export function stop(child: ChildProcess, graceMs = 5_000): Promise<void> {
   });
 }
 
-const clockTicksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+export const clockTicksPerSecond =
+  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
 /**
  * CPU time (user + system, seconds) a process has used so far, from /proc; undefined

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { median } from './cold-start.js';
 import type { RowRun } from './bench-row.js';
 import { MAX_WINDOWS, WINDOWS_AGREE_WITHIN, type CallgrindCount } from './callgrind.js';
+import type { CatalogScale } from './catalog-scale.js';
 import type { ConnectionScale } from './connection-scale.js';
+import { directoryTargets, printDirectory } from './directory-report.js';
+import type { DirectoryScale } from './directory-scale.js';
 import type { LoadSettings } from './load.js';
 import type { RowDefinition } from './rows.js';
 import { readTarget, type Target } from './targets.js';
@@ -93,6 +96,10 @@ export function report(
     saml?: SamlValidation;
     federation?: FederationRead[];
     connections?: ConnectionScale;
+    /** The connection catalog on PostgreSQL, or why it was not measured. */
+    catalog?: CatalogScale | { skip: string };
+    /** Directory sync at 100,000 users on PostgreSQL, or why it was not measured. */
+    directory?: DirectoryScale | { skip: string };
   },
   context: {
     settings: LoadSettings;
@@ -168,10 +175,13 @@ export function report(
   });
 
   console.log(`measured on ${context.commit}\n`);
-  console.log(
-    `| row | req/s | p50 | p99 | vs bare Koa | vs koa-session floor, req/s | server CPU per request | vs floor, CPU per request |`,
-  );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  // BENCH_ROWS=0: extras only, no table of rows.
+  if (summaries.length > 0) {
+    console.log(
+      `| row | req/s | p50 | p99 | vs bare Koa | vs koa-session floor, req/s | server CPU per request | vs floor, CPU per request |`,
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  }
   for (const s of summaries) {
     if (s.skipped) {
       console.log(`| ${s.name} | skipped: ${s.skipped} | | | | | | |`);
@@ -211,6 +221,7 @@ export function report(
     }
   }
   const { coldStart, memory: sessionMemory, saml, federation, connections } = extras;
+  const catalog = extras.catalog && 'skip' in extras.catalog ? undefined : extras.catalog;
   if (coldStart) {
     console.log(
       `\ncold start to a ready /health/ready: median ${coldStart.medianMs} ms${cpu(coldStart.cpuMeanMs)} (runs: ${coldStart.runsMs.join(', ')} ms)`,
@@ -258,6 +269,13 @@ export function report(
       `finding a connection by e-mail domain, per lookup: ${discovery.lookups.map(({ connections: count, nsPerLookup }) => `${nsPerLookup} ns with ${count.toLocaleString('en-US')} connections`).join(', ')}`,
     );
   }
+  if (extras.catalog && 'skip' in extras.catalog)
+    console.log(`connection catalog on PostgreSQL: skipped: ${extras.catalog.skip}`);
+  if (catalog) printCatalog(catalog);
+  const directory = extras.directory && 'skip' in extras.directory ? undefined : extras.directory;
+  if (extras.directory && 'skip' in extras.directory)
+    console.log(`directory sync on PostgreSQL: skipped: ${extras.directory.skip}`);
+  if (directory) printDirectory(directory);
   for (const s of summaries) {
     const unsaturated = s.runs.filter((r) => r.serverCpu !== undefined && r.serverCpu < 0.9).length;
     // A row loaded side by side shares the core by design: under 90% is expected there.
@@ -352,6 +370,8 @@ export function report(
       direction: 'atMost',
       unit: 'bytes',
     },
+    ...catalogTargets(catalog),
+    ...directoryTargets(directory),
   ];
   const readings = targets.map(readTarget);
   console.log('\ntargets (medians of the rounds):');
@@ -360,9 +380,93 @@ export function report(
   const file = join(context.resultsDir, 'bench.json');
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), commit: context.commit, compared: context.compared, machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), commit: context.commit, compared: context.compared, machine: context.machine, pinned: context.pinned, load: context.settings, rounds: context.rounds, rows: summaries, coldStart, memory: sessionMemory, saml, federation, connections, catalog: extras.catalog, directory: extras.directory, targets: readings.map(({ target, met }) => ({ ...target, met })) }, null, 2)}\n`,
   );
   console.log(`\nwritten to ${file}`);
+}
+
+const thousands = (count: number) => count.toLocaleString('en-US');
+
+/** The catalog's lines: each measure at 10,000 beside its reference at one (or ten) from the same run. */
+function printCatalog(catalog: CatalogScale): void {
+  const { coldStart: start, memory: held, discovery, pages, change } = catalog;
+  const many = thousands(catalog.connections);
+  const cpuRatio =
+    start.manyCpuMeanMs !== undefined && start.oneCpuMeanMs !== undefined
+      ? `, ${times(start.manyCpuMeanMs / start.oneCpuMeanMs)} the CPU`
+      : '';
+  console.log(
+    `connection catalog on PostgreSQL ${catalog.postgres}, cold start with ${many} connections: median ${start.manyMedianMs} ms${cpu(start.manyCpuMeanMs)} (runs: ${start.manyRunsMs.join(', ')} ms); with one: ${start.oneMedianMs} ms${cpu(start.oneCpuMeanMs)}; ${times(start.manyMedianMs / start.oneMedianMs)} the time${cpuRatio}`,
+  );
+  console.log(
+    `  memory per idle connection at ${thousands(held.connections)} connections read from the catalog: ${held.bytesPerConnection} bytes`,
+  );
+  console.log(
+    `  finding a connection by e-mail domain, per lookup: ${discovery.lookups.map(({ connections: count, nsPerLookup }) => `${nsPerLookup} ns with ${thousands(count)} connections`).join(', ')}`,
+  );
+  const page = (timing: CatalogScale['pages']['first']) =>
+    `median ${timing.medianMs} ms (slowest ${timing.slowestMs} ms${timing.serverCpuMs === undefined ? '' : `, server CPU ${timing.serverCpuMs} ms a page`})`;
+  console.log(
+    `  a page of 100 from GET /api/admin/connections at ${many}, ${pages.first.requests} of each: first ${page(pages.first)}; from the middle ${page(pages.middle)}`,
+  );
+  console.log(
+    `  a connection turned off through one instance, until the other's registry let it go, at ${many}: ${change.seenMs.join(', ')} ms (the write answered in ${change.writtenMs.join(', ')} ms; its readiness asked every ${change.pollMs} ms)`,
+  );
+}
+
+/** The issue's targets for 10,000 connections in the catalog; none when it was not measured. */
+function catalogTargets(catalog: CatalogScale | undefined): Target[] {
+  if (!catalog) return [];
+  const many = thousands(catalog.connections);
+  const lookups = catalog.discovery.lookups;
+  const fewest = lookups[0];
+  const most = lookups.at(-1);
+  return [
+    {
+      name: `cold start with ${many} connections in PostgreSQL vs one, same run`,
+      value: catalog.coldStart.manyMedianMs / catalog.coldStart.oneMedianMs,
+      goal: 2,
+      direction: 'atMost',
+      unit: 'x',
+    },
+    {
+      name: `memory per idle connection at ${many} in PostgreSQL`,
+      value: catalog.memory.bytesPerConnection,
+      goal: 20 * 1024,
+      direction: 'atMost',
+      unit: 'bytes',
+    },
+    {
+      // O(1): a scan would grow with the count, a thousandfold; a map read grows only with
+      // what the processor's caches no longer hold.
+      name: `finding a connection by domain with ${many} in PostgreSQL vs ${fewest ? thousands(fewest.connections) : 'few'}`,
+      value: fewest && most ? most.nsPerLookup / fewest.nsPerLookup : undefined,
+      goal: 10,
+      direction: 'atMost',
+      unit: 'x',
+    },
+    {
+      name: `a change through one instance in force on the other at ${many}, the slowest of ${catalog.change.seenMs.length}`,
+      value: Math.max(...catalog.change.seenMs),
+      goal: 2_000,
+      direction: 'atMost',
+      unit: 'ms',
+    },
+    {
+      name: `a page of 100 from the administration API at ${many}, the first, median`,
+      value: catalog.pages.first.medianMs,
+      goal: 50,
+      direction: 'atMost',
+      unit: 'ms',
+    },
+    {
+      name: `a page of 100 from the administration API at ${many}, from the middle, median`,
+      value: catalog.pages.middle.medianMs,
+      goal: 50,
+      direction: 'atMost',
+      unit: 'ms',
+    },
+  ];
 }
 
 /** The mean CPU a start had used when it first answered, where /proc tells. */

@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,4 +47,7 @@ export async function bundleGatehouse(outdir: string): Promise<void> {
     legalComments: 'linked',
     logLevel: 'warning',
   });
+  // The connection catalog's SQL migrations are read at run time, not imported: they travel
+  // with the bundle, so a deployment of dist/ without src/ migrates (src/adapters/postgres/migrate.ts).
+  cpSync(join(projectRoot, 'src/adapters/postgres/migrations'), join(outdir, 'migrations'), { recursive: true });
 }

@@ -1,15 +1,16 @@
 import { AUTH_CHOICES, DEFAULT_CHOICE } from './auth-choices.mjs';
+import { DATABASE_CHOICES, DEFAULT_DATABASE } from './database-choice.mjs';
 
 /**
  * @typedef {{ kind: 'help' }
  *   | { kind: 'error', message: string }
- *   | { kind: 'run', target: string, name?: string, authProvider?: string }} CommandLine
+ *   | { kind: 'run', target: string, name?: string, authProvider?: string, database?: string }} CommandLine
  */
 
-const OPTIONS = ['--name', '--authProvider'];
+const OPTIONS = ['--name', '--authProvider', '--database'];
 
 /**
- * Reads `<target-dir> [--name <package-name>] [--authProvider <choice>]`, with `--opt=value`
+ * Reads `<target-dir> [--name <package-name>] [--authProvider <choice>] [--database <choice>]`, with `--opt=value`
  * accepted too and `-h` / `--help` anywhere. Values are checked later, all at once.
  * @param {readonly string[]} args
  * @returns {CommandLine}
@@ -49,14 +50,16 @@ export function parseCommandLine(args) {
     target: positional[0] ?? '',
     ...(values['--name'] !== undefined ? { name: values['--name'] } : {}),
     ...(values['--authProvider'] !== undefined ? { authProvider: values['--authProvider'] } : {}),
+    ...(values['--database'] !== undefined ? { database: values['--database'] } : {}),
   };
 }
 
 /** The text `--help` prints. */
 export function usage() {
-  const width = Math.max(...Object.keys(AUTH_CHOICES).map((name) => name.length)) + 2;
+  const width =
+    Math.max(...[...Object.keys(AUTH_CHOICES), ...Object.keys(DATABASE_CHOICES)].map((name) => name.length)) + 2;
   return [
-    'Usage: npm run new -- <target-dir> [--name <package-name>] [--authProvider <choice>]',
+    'Usage: npm run new -- <target-dir> [--name <package-name>] [--authProvider <choice>] [--database <choice>]',
     '       npm exec --package=<gatehouse tarball> -- create-gatehouse <target-dir> [options]',
     '',
     'Creates a new application from Gatehouse in <target-dir>, which must not exist or must be empty.',
@@ -66,6 +69,8 @@ export function usage() {
     "  --name <package-name>    the new package's name (default: the directory's name, made valid for npm)",
     `  --authProvider <choice>  the authentication posture (default: ${DEFAULT_CHOICE}):`,
     ...Object.entries(AUTH_CHOICES).map(([name, choice]) => `      ${name.padEnd(width)}${choice.summary}`),
+    `  --database <choice>      where the administration API keeps connections (default: ${DEFAULT_DATABASE}):`,
+    ...Object.entries(DATABASE_CHOICES).map(([name, choice]) => `      ${name.padEnd(width)}${choice.summary}`),
     '  -h, --help               this text',
     '',
     'Exit status: 0 created, 1 refused (nothing written), 2 command line not understood.',

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { keysToSupply } from './auth-choices.mjs';
+import { postgresNextSteps } from './database-choice.mjs';
 
 /**
  * What the generator prints once the project exists: what it made, and what to do next
@@ -25,7 +26,7 @@ export function nextSteps(plan, cwd) {
     '  npm test         # passes as generated: the tests configure what they check, no key needed',
     '  npm run demo     # sign in against local demo identity providers (admin or user, any password)',
     ...(keys.length === 0
-      ? ['', ...startWithoutKeys(plan.choice)]
+      ? ['', ...startWithoutKeys(plan.choice), ...databaseSteps(plan)]
       : [
           '',
           'Before `npm start`, supply these keys (README.md lists them too). Secrets go in .env (git-ignored),',
@@ -35,6 +36,11 @@ export function nextSteps(plan, cwd) {
           ...(plan.choice.docsPage ? [`What to register at the provider, and every key: ${plan.choice.docsPage}`] : []),
         ]),
   ].join('\n');
+}
+
+/** @param {import('./plan-project.mjs').ProjectPlan} plan @returns {string[]} */
+function databaseSteps({ database, choice }) {
+  return database === 'postgres' && choice.connectionsDirectory ? postgresNextSteps(choice.connectionsDirectory) : [];
 }
 
 /** @param {import('./auth-choices.mjs').AuthChoice} choice @returns {string[]} */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { AUTH_CHOICES, DEFAULT_CHOICE } from './auth-choices.mjs';
 import { connectionFiles } from './connections-choice.mjs';
+import { DEFAULT_DATABASE, databaseProblems, rewriteEnvExample } from './database-choice.mjs';
 import { packageNameFromDirectory, packageNameProblems } from './package-name.mjs';
 import { providerStarter, rewriteAppsettings } from './rewrite-appsettings.mjs';
 import { rewriteLockfile, rewritePackage, templateIdentity } from './rewrite-package.mjs';
@@ -14,6 +15,7 @@ import { listTemplateFiles, readTemplateText } from './template-files.mjs';
  * @property {string} target absolute path of the new project's directory
  * @property {string} [name] the package name asked for
  * @property {string} [authProvider] the choice asked for
+ * @property {string} [database] the --database asked for
  */
 
 /**
@@ -23,6 +25,7 @@ import { listTemplateFiles, readTemplateText } from './template-files.mjs';
  * @property {boolean} nameFromDirectory
  * @property {string} choiceName
  * @property {import('./auth-choices.mjs').AuthChoice} choice
+ * @property {string} database the --database value: `none` or `postgres`
  * @property {string} templateVersion
  * @property {Array<{ path: string, content: Buffer | string, mode: number }>} files
  */
@@ -35,13 +38,15 @@ import { listTemplateFiles, readTemplateText } from './template-files.mjs';
  */
 export function planProject(request) {
   const choiceName = (request.authProvider ?? DEFAULT_CHOICE).toLowerCase();
-  const choice = AUTH_CHOICES[choiceName];
+  // Own keys only: `constructor` is no choice, whatever every object inherits.
+  const choice = Object.hasOwn(AUTH_CHOICES, choiceName) ? AUTH_CHOICES[choiceName] : undefined;
   const problems = [
     ...(choice
       ? []
       : [
           `--authProvider "${request.authProvider}" is not a choice; the choices are ${Object.keys(AUTH_CHOICES).join(', ')}`,
         ]),
+    ...databaseProblems(request.database, choiceName),
     ...nameProblems(request.name),
     ...targetProblems(request.target, request.templateRoot),
   ];
@@ -55,9 +60,10 @@ export function planProject(request) {
   if (problems.length > 0 || !choice) return { problems };
 
   const name = request.name ?? packageNameFromDirectory(basename(request.target));
+  const database = (request.database ?? DEFAULT_DATABASE).toLowerCase();
   try {
     const templateVersion = templateIdentity(readTemplateText(templateFiles, 'package.json')).version;
-    const rewritten = rewriteTemplateFiles(templateFiles, { name, templateVersion, choiceName, choice });
+    const rewritten = rewriteTemplateFiles(templateFiles, { name, templateVersion, choiceName, choice, database });
     const files = [
       ...templateFiles.map(({ path, source, mode }) => ({
         path,
@@ -73,6 +79,7 @@ export function planProject(request) {
         nameFromDirectory: request.name === undefined,
         choiceName,
         choice,
+        database,
         templateVersion,
         files,
       },
@@ -86,23 +93,29 @@ export function planProject(request) {
 /**
  * The files template-manifest.mjs lists as rewritten, by path.
  * @param {ReturnType<typeof listTemplateFiles>} templateFiles
- * @param {{ name: string, templateVersion: string, choiceName: string, choice: import('./auth-choices.mjs').AuthChoice }} facts
+ * @param {{ name: string, templateVersion: string, choiceName: string, choice: import('./auth-choices.mjs').AuthChoice, database: string }} facts
  * @returns {Map<string, string>}
  */
 function rewriteTemplateFiles(templateFiles, facts) {
   const text = (/** @type {string} */ path) => readTemplateText(templateFiles, path);
-  const { name, templateVersion, choiceName, choice } = facts;
+  const { name, templateVersion, choiceName, choice, database } = facts;
   const appsettings = text('config/appsettings.json');
+  const withDatabase = database !== DEFAULT_DATABASE;
+  // .env.example is not REQUIRED: a template without one gets none.
+  const envExample = withDatabase && templateFiles.some((file) => file.path === '.env.example');
   return new Map([
     [
       'package.json',
       rewritePackage(text('package.json'), {
         name,
-        description: `Generated from Gatehouse ${templateVersion} with --authProvider ${choiceName}.`,
+        description: `Generated from Gatehouse ${templateVersion} with --authProvider ${choiceName}${withDatabase ? ` --database ${database}` : ''}.`,
       }),
     ],
     ['package-lock.json', rewriteLockfile(text('package-lock.json'), { name })],
-    ['config/appsettings.json', rewriteAppsettings(appsettings, choice)],
+    ['config/appsettings.json', rewriteAppsettings(appsettings, choice, database)],
+    ...(envExample
+      ? /** @type {Array<[string, string]>} */ ([['.env.example', rewriteEnvExample(text('.env.example'))]])
+      : []),
     [
       'README.md',
       rewriteReadme(text('README.md'), {

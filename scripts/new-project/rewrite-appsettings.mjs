@@ -1,19 +1,26 @@
 import { postureSettings } from './auth-choices.mjs';
-import { setJsonValues } from './json-edit.mjs';
+import { databaseSettings } from './database-choice.mjs';
+import { setJsonValues, setOrAddJsonValues } from './json-edit.mjs';
 
 /**
  * The new project's config/appsettings.json: the template's, with the choice's posture
- * written under `ProjectTemplate` and every other character kept.
+ * written under `ProjectTemplate` (and the --database choice's settings, added where the
+ * template's file leaves them to the defaults) and every other character kept.
  * @param {string} text the template's config/appsettings.json
  * @param {import('./auth-choices.mjs').AuthChoice} choice
+ * @param {string} [database] the --database value
  * @returns {string}
  */
-export function rewriteAppsettings(text, choice) {
+export function rewriteAppsettings(text, choice, database = 'none') {
   const settings = postureSettings(choice, (provider) => providerStarter(text, provider).scheme);
-  return setJsonValues(
-    text,
-    settings.map(({ path, value }) => ({ path: ['ProjectTemplate', ...path], value })),
-  );
+  const underSection = (/** @type {{ path: string[], value: boolean | string }} */ { path, value }) => ({
+    path: ['ProjectTemplate', ...path],
+    value,
+  });
+  // The posture's keys are all in the template's file: one missing means it changed shape.
+  const posture = setJsonValues(text, settings.map(underSection));
+  const added = databaseSettings(database);
+  return added.length === 0 ? posture : setOrAddJsonValues(posture, added.map(underSection));
 }
 
 /**

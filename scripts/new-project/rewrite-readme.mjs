@@ -1,5 +1,6 @@
 import { keysToSupply } from './auth-choices.mjs';
 import { CONNECTIONS_STARTUP_SENTENCE, connectionsPosture } from './connections-choice.mjs';
+import { DEFAULT_DATABASE, postgresPosture } from './database-choice.mjs';
 import {
   README_DEFAULT_POSTURE_PARAGRAPH,
   README_FIRST_KEPT_HEADING,
@@ -13,6 +14,7 @@ import {
  * @property {string} templateVersion
  * @property {string} choiceName the --authProvider value
  * @property {import('./auth-choices.mjs').AuthChoice} choice
+ * @property {string} [database] the --database value
  * @property {{ scheme: string, displayName: string, callbackPath: string } | undefined} provider its starter values
  */
 
@@ -37,11 +39,12 @@ export function rewriteReadme(readme, facts) {
 
 /** @param {ReadmeFacts} facts */
 function header(facts) {
-  const { name, templateVersion, choiceName } = facts;
+  const { name, templateVersion, choiceName, database = DEFAULT_DATABASE } = facts;
+  const options = `--authProvider ${choiceName}${database === DEFAULT_DATABASE ? '' : ` --database ${database}`}`;
   return [
     `# ${name}`,
     '',
-    `A Koa web application generated from Gatehouse ${templateVersion} with \`--authProvider ${choiceName}\`.`,
+    `A Koa web application generated from Gatehouse ${templateVersion} with \`${options}\`.`,
     "The documentation below is Gatehouse's and applies to this project as generated: the code is",
     'now yours to change.',
     '',
@@ -75,7 +78,12 @@ function postureSection(facts) {
       'show what that looks like.',
     ];
   }
-  if (choice.connectionsDirectory) return connectionsPosture(choiceName, choice.connectionsDirectory);
+  if (choice.connectionsDirectory) {
+    return [
+      ...connectionsPosture(choiceName, choice.connectionsDirectory),
+      ...(facts.database === 'postgres' ? postgresPosture(choice.connectionsDirectory) : []),
+    ];
+  }
   if (!choice.provider || !facts.provider) {
     return [
       '**Authentication is on, no identity provider is enabled yet, and every routed endpoint without',

@@ -33,6 +33,7 @@ export const LEFT_OUT = [
     why: 'per-environment settings belong to the deployment they were written for; config/appsettings.json is the one shipped',
   },
   { pattern: '*.tgz', why: 'packed tarballs' },
+  { pattern: 'data/', why: "the embedded directory store's file (Directory:EmbeddedFile): a deployment's people" },
   { pattern: '.DS_Store', why: 'operating-system litter' },
   { pattern: 'Thumbs.db', why: 'operating-system litter' },
   { pattern: '*.swp', why: 'editor litter' },
@@ -53,7 +54,8 @@ export const REWRITTEN = {
     'rewritePackage: name, version 0.1.0, a description naming the template and the choice, and the fields below removed',
   'package-lock.json': 'rewriteLockfile: the same name and version, the bin removed',
   'config/appsettings.json':
-    "rewriteAppsettings: the --authProvider choice's posture (auth-choices.mjs), every other character kept",
+    "rewriteAppsettings: the --authProvider choice's posture (auth-choices.mjs), with --database postgres the administration API and migrations on (database-choice.mjs), every other character kept",
+  '.env.example': 'rewriteEnvExample, with --database postgres only: commented lines for the database URL and the keys',
   'README.md': 'rewriteReadme: the parts below',
 };
 

@@ -94,7 +94,7 @@ export class IdentityProviders {
 
   /** What the login page lists: the deployment's own providers, then the connections shown there. */
   listed(): IdentityProviderInfo[] {
-    const shown = [...(this.connections?.registry.all() ?? [])].filter((connection) => connection.showOnLoginPage);
+    const shown = this.connections?.registry.listedOnLoginPage() ?? [];
     return [...this.builtIn.map((provider) => provider.info), ...shown.map(connectionInfo)];
   }
 
@@ -117,9 +117,15 @@ export class IdentityProviders {
     return this.connections !== undefined;
   }
 
-  /** The connection holding a normalized e-mail domain. */
+  /** The activated connection holding a normalized e-mail domain (one still being set up routes nobody). */
   connectionForDomain(domain: string): Connection | undefined {
-    return this.connections?.registry.byDomain(domain);
+    const connection = this.connections?.registry.byDomain(domain);
+    return connection?.activated === false ? undefined : connection;
+  }
+
+  /** The connection named `name`, whether or not it is activated: the setup portal's test sign-in. */
+  connectionNamed(name: string): Connection | undefined {
+    return this.connections?.registry.byName(name);
   }
 
   /** A connection's own claim mappings (its `ClaimMappings`), added to its protocol's table. */
@@ -162,6 +168,7 @@ export function bindingOf(connection: Connection): OrganizationBinding {
     connection: connection.name,
     organization: connection.organization,
     domains: connection.domains,
+    pendingDomains: connection.pendingDomains,
     roleMappings: connection.roleMappings,
     permissionMappings: connection.permissionMappings,
     grantsDeploymentRoles: connection.grantsDeploymentRoles,

@@ -1,12 +1,22 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ConnectionDirectory } from '../application/ports/connection-directory.js';
 import type { IdentityProvider } from '../application/ports/identity-provider.js';
 import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
 import { ConnectionRegistry, type ConnectionEvent } from '../application/connections/connection-registry.js';
 import { ConfiguredConnections } from '../adapters/connections/configured-connections.js';
-import { sectionReader } from '../adapters/connections/connection-section.js';
+import { sectionReader, type SectionReader } from '../adapters/connections/connection-section.js';
+import {
+  catalogDeclarations,
+  catalogDeclarationsNow,
+  deferredCatalogDeclaration,
+} from '../adapters/connections/catalog-declarations.js';
+import { FolderConnectionCatalog } from '../adapters/connections/folder-connection-catalog.js';
 import { FolderConnections } from '../adapters/connections/folder-connections.js';
+import { SecretSealer } from '../adapters/secrets/secret-sealer.js';
+import type { ConnectionCatalog, DeclareEntry } from '../application/ports/connection-catalog.js';
+import type { PostgresConnectionCatalog } from '../adapters/postgres/postgres-connection-catalog.js';
+import { checkInBackground } from '../application/connections/background-checks.js';
+import type { SecretSealing } from '../application/ports/secret-sealing.js';
 import type { Connection } from '../domain/connections/connection.js';
 import { unclaimableDomains } from '../domain/connections/unclaimable-domains.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
@@ -16,8 +26,14 @@ import { report, type ValidatedConfiguration } from './validated-configuration.j
 /** The connections of an instance: their adapters (built on first use) and the watching of their folder. */
 export interface ComposedConnections {
   adapters: ConnectionAdapters;
-  /** Starts applying the folder's changes (after the pipeline is composed); returns the stop. */
+  /** Starts applying the folder's and the catalog's changes (after the pipeline is composed); returns the stop. */
   watch(): () => void;
+  /** The store the administration API writes into: PostgreSQL when configured, else the folder; none without either. */
+  catalog?: ConnectionCatalog;
+  /** How a catalog entry becomes a declaration (its secrets opened): the API checks a write with it. */
+  declare: DeclareEntry;
+  reader: SectionReader;
+  sealing?: SecretSealing;
 }
 
 /**
@@ -35,10 +51,16 @@ export async function composeConnections(
 ): Promise<ComposedConnections | undefined> {
   const { settings, logger, rootDir } = configuration;
   const { Connections, ConnectionsDirectory } = settings.Authentication;
+  const connectionString = settings.Database.ConnectionString.trim();
   if (!settings.Authentication.Enabled) return undefined;
-  if (Object.keys(Connections).length === 0 && ConnectionsDirectory.trim() === '') return undefined;
+  if (Object.keys(Connections).length === 0 && ConnectionsDirectory.trim() === '' && connectionString === '')
+    return undefined;
 
   const reader = sectionReader(configuration.schema);
+  const keys = settings.Administration.EncryptionKeys;
+  const sealing = keys.length > 0 ? new SecretSealer(keys) : undefined;
+  const declare = catalogDeclarations(reader, sealing);
+  const declareNow = catalogDeclarationsNow(reader, sealing);
   // The public suffixes and free mail domains are packages' data: loaded only by an instance with connections.
   const { publicDomainLists } = await import('../adapters/domain-lists/public-domain-lists.js');
   const registry = new ConnectionRegistry(
@@ -65,13 +87,23 @@ export async function composeConnections(
     if (event.kind === 'refused') startupProblems.push(...event.problems);
     else if (event.kind !== 'removed') startupProblems.push(...event.warnings);
   }
-  let folder: ConnectionDirectory | undefined;
+  let folder: FolderConnections | undefined;
+  let folderPath = '';
   if (ConnectionsDirectory.trim() !== '') {
     const path = resolve(rootDir, ConnectionsDirectory);
     if (!existsSync(path) || !statSync(path).isDirectory()) {
       startupProblems.push(error(keyOf('Authentication', 'ConnectionsDirectory'), 'names no folder that can be read'));
-    } else
-      folder = new FolderConnections(path, reader, logger, undefined, secretsFolder(configuration, startupProblems));
+    } else {
+      folder = new FolderConnections(
+        path,
+        reader,
+        logger,
+        undefined,
+        secretsFolder(configuration, startupProblems),
+        declare,
+      );
+      folderPath = path;
+    }
   }
   report(logger, startupProblems, configuration.logStartupErrors);
 
@@ -90,13 +122,62 @@ export async function composeConnections(
       'connections read from the folder',
     );
   }
-  registry.onEvent((event) => logEvent(configuration, event));
+  const database = connectionString === '' ? undefined : await databaseCatalog(configuration, declare);
+  if (database) {
+    // The database down at start: the connections it holds come when it is back (its watch re-reads it all).
+    const entries = await database.readEntries().catch(() => {
+      logger.error({}, 'the connection catalog cannot be read at start; its connections come when it is back');
+      return [];
+    });
+    // Checked after the start, in the background, each at the latest when a request needs
+    // it (ConnectionRegistry.defer): a large catalog's rules are not what readiness waits for.
+    registry.defer(
+      entries.map((entry) => deferredCatalogDeclaration(entry, database.originOf(entry.name), declareNow)),
+    );
+    logger.info({ entries: entries.length }, 'connections read from the catalog; checking them after the start');
+  }
+  // A deferred declaration checked is reported as the start reports the catalog's: a refused
+  // one with its problems, an added one by the count once all are checked.
+  registry.onEvent((event) =>
+    event.deferred ? event.kind === 'refused' && logEvent(configuration, event, false) : logEvent(configuration, event),
+  );
 
   const adapters = new ConnectionAdapters(registry, buildAdapter, logger);
+  const catalog: ConnectionCatalog | undefined =
+    database ?? (folder ? new FolderConnectionCatalog(folderPath, folder) : undefined);
   return {
     adapters,
-    watch: () => folder?.watch?.((changes) => registry.apply(changes)) ?? (() => undefined),
+    catalog,
+    declare,
+    reader,
+    ...(sealing ? { sealing } : {}),
+    watch: () => {
+      const apply = (changes: Parameters<typeof registry.apply>[0]) => void registry.apply(changes);
+      const stops = [folder?.watch(apply), database?.watch?.(apply), checkInBackground(registry, logger)];
+      return () => {
+        for (const stop of stops) stop?.();
+        void database?.close();
+      };
+    },
   };
+}
+
+/** The PostgreSQL catalog (`Database:ConnectionString`), its migrations run first unless `Database:Migrate` is off. */
+async function databaseCatalog(
+  configuration: ValidatedConfiguration,
+  declare: DeclareEntry,
+): Promise<PostgresConnectionCatalog> {
+  const { settings, logger, rootDir } = configuration;
+  const connectionString = settings.Database.ConnectionString.trim();
+  // Loaded only by an instance with a database: the driver is not on every instance's start.
+  const { PostgresConnectionCatalog } = await import('../adapters/postgres/postgres-connection-catalog.js');
+  if (settings.Database.Migrate) {
+    const { migrateCatalog } = await import('../adapters/postgres/migrate.js');
+    await migrateCatalog(connectionString, logger, rootDir).catch(() => {
+      logger.error({}, 'the connection catalog could not be migrated at start (is the database reachable?)');
+    });
+  }
+  return new PostgresConnectionCatalog({ connectionString, declare, logger });
 }
 
 /** `Authentication:ConnectionSecretsDirectory`, absolute, when set and a folder; a problem when set and not one. */

@@ -2,6 +2,7 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { DrainState } from '../application/drain-state.js';
 import { AuditLogToken, type AuditLog } from '../application/ports/audit-log.js';
 import { ClockToken } from '../application/ports/clock.js';
+import { DirectoryToken } from '../application/ports/directory.js';
 import { GovernanceToken, type Governance } from '../application/ports/governance.js';
 import { HealthChecksToken, type HealthCheck } from '../application/ports/health-check.js';
 import { IdentityProvidersToken } from '../application/ports/identity-provider.js';
@@ -37,14 +38,26 @@ import { SystemClock } from '../adapters/system-clock.js';
 import { createSessionStores } from './session-stores.js';
 import { IdentityAdapters } from './identity-adapters.js';
 import { composeConnections } from './connections.js';
+import { catalogHealthCheck, composeAdministration } from './administration.js';
 import { IdentityProviders } from '../application/identity-providers.js';
 import { ConnectionAdapters } from '../application/connections/connection-adapters.js';
+import {
+  CandidateConnections,
+  CandidateConnectionsToken,
+  NO_CANDIDATES,
+} from '../application/connections/candidate-connections.js';
 import { EndRemovedConnections } from '../application/connections/end-removed-connections.js';
 import { ConnectionRemovals } from '../application/connections/connection-removals.js';
 import { DiscoverConnection } from '../application/use-cases/discover-connection.js';
+import { PortalTestResults } from '../application/portal/test-results.js';
+import { SignInAttempts } from '../application/connections/sign-in-attempts.js';
+import { CertificateExpiry } from '../application/connections/certificate-expiry.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
 import { composeTelemetry, type TelemetryParts } from './telemetry.js';
 import { TelemetryToken } from '../application/ports/telemetry.js';
+import type { Middleware } from 'koa';
+import { DirectorySignInToken } from '../application/directory/directory-sign-in.js';
+import { composeDirectory } from './directory.js';
 
 /**
  * The application's services and use cases, one instance each per Gatehouse instance,
@@ -69,10 +82,14 @@ const SERVICES: ReadonlyArray<new (...args: any[]) => object> = [
   AuthenticateSession,
   ConnectionRemovals,
   DiscoverConnection,
+  PortalTestResults,
 ];
 
 /** `{ connections }`: the instance's connections as the lifecycle manages them (the folder watched once listening), if any. */
 export const ComposedConnectionsToken = Symbol('ComposedConnections');
+
+/** `{ administration }`: the administration API (`Administration:Enabled`), undefined when it is off. */
+export const AdministrationToken = Symbol('ComposedAdministration');
 
 /** Injection token of the instance's stores as the lifecycle manages them (connect, close). */
 export const SessionStoresToken = Symbol('SessionStores');
@@ -97,6 +114,9 @@ export interface ApplicationParts {
 /** The instance's telemetry as the lifecycle and the pipeline use it (ComposedTelemetry). */
 export const ComposedTelemetryToken = Symbol('ComposedTelemetry');
 
+/** The instance's directory sync, `{ directory }` (undefined when off): the pipeline mounts its SCIM endpoints. */
+export const ComposedDirectoryToken = Symbol('ComposedDirectory');
+
 export async function composeServices(
   configuration: ValidatedConfiguration,
   parts: ApplicationParts = {},
@@ -117,14 +137,31 @@ export async function composeServices(
   const builtInProviders = await adapters.deploymentProviders();
   const connections = await composeConnections(configuration, (connection) => adapters.forConnection(connection));
   const identityProviders = new IdentityProviders(builtInProviders, connections?.adapters);
+  const audit = parts.auditLog ?? new LogLineAuditLog(logger, clock);
+  const container = rootContainer.createChildContainer();
+  const directory =
+    connections &&
+    (await composeDirectory(configuration, {
+      connections,
+      providers: identityProviders,
+      audit,
+      clock,
+      counters: stores.pendingSignIns,
+      sessions: stores.sessions,
+      services: () => ({
+        endSessions: container.resolve(EndSessions),
+        index: container.resolve(SessionIndex),
+        signIns: container.resolve(SignInRecords),
+      }),
+    }));
   const healthChecks: HealthCheck[] = [
     new SessionStoreHealthCheck(stores.sessions),
     ...builtInProviders.flatMap((p) => (p.healthCheck ? [p.healthCheck] : [])),
+    ...(connections?.catalog ? [catalogHealthCheck(connections.catalog)] : []),
   ];
 
-  const container = rootContainer.createChildContainer();
   container.registerInstance(SettingsToken, settings);
-  const policies = applicationPolicies(settings.Authorization);
+  const policies = applicationPolicies(settings.Authorization, settings.Administration.ManagePermission);
   logStepUps(policies, logger);
   container.registerInstance(PoliciesToken, policies);
   container.registerInstance(ProviderDefinitionsToken, configuration.providers);
@@ -135,11 +172,52 @@ export async function composeServices(
   container.registerInstance(PendingSignInStoreToken, stores.pendingSignIns);
   container.registerInstance(ReplayRecordStoreToken, stores.replayRecords);
   container.registerInstance(IdentityProvidersToken, identityProviders);
-  container.registerInstance(ComposedConnectionsToken, { connections });
   if (connections) container.registerInstance(ConnectionAdapters, connections.adapters);
+  container.registerInstance(
+    CandidateConnectionsToken,
+    connections
+      ? new CandidateConnections(connections.adapters.registry, connections.declare, (connection) =>
+          adapters.forConnection(connection),
+        )
+      : NO_CANDIDATES,
+  );
   container.registerInstance(HealthChecksToken, healthChecks);
   container.registerInstance(GovernanceToken, parts.governance ?? new AllowAllGovernance());
-  container.registerInstance(AuditLogToken, parts.auditLog ?? new LogLineAuditLog(logger, clock));
+  container.registerInstance(AuditLogToken, audit);
+  container.registerInstance(DirectorySignInToken, directory ? { signIn: directory.signIn } : {});
+  container.registerInstance(ComposedDirectoryToken, { directory });
+  if (directory) container.registerInstance(DirectoryToken, directory.reader);
+  // Each connection's recent sign-in attempts and its certificates' expiry: the API's and the portal's.
+  const attempts = new SignInAttempts(stores.sessions, clock, logger);
+  container.registerInstance(SignInAttempts, attempts);
+  const certificates =
+    connections &&
+    new CertificateExpiry({ adapters: connections.adapters, store: stores.sessions, audit, logger, clock });
+  if (certificates) telemetry.hooks?.observeCertificateExpiry(() => certificates.secondsLeft());
+  const administration = composeAdministration(configuration, connections, {
+    audit,
+    clock,
+    counters: stores.pendingSignIns,
+    sessions: stores.sessions,
+    attempts,
+    ...(certificates ? { certificates } : {}),
+    ...(directory ? { moreEndpoints: (caller: Middleware) => directory.adminEndpoints(caller) } : {}),
+  });
+  container.registerInstance(AdministrationToken, { administration });
+  // While listening, the instance watches the connections' sources and re-checks the domains proved.
+  const watched = connections && {
+    ...connections,
+    watch: () => {
+      const stops = [
+        connections.watch(),
+        administration?.startRechecks(),
+        certificates?.start(),
+        directory?.startRetention(),
+      ];
+      return () => stops.forEach((stop) => stop?.());
+    },
+  };
+  container.registerInstance(ComposedConnectionsToken, { connections: watched });
   container.registerInstance(DrainState, new DrainState());
   container.registerInstance(ComposedTelemetryToken, telemetry);
   container.registerInstance(TelemetryToken, telemetry.telemetry);

@@ -16,7 +16,9 @@ import { errorRoutes } from '../adapters/koa/routes/error-routes.js';
 import { externalRoutes } from '../adapters/koa/routes/external-routes.js';
 import { healthRoutes } from '../adapters/koa/routes/health-routes.js';
 import { homeRoutes } from '../adapters/koa/routes/home-routes.js';
+import { peopleRoutes } from '../adapters/koa/routes/people-routes.js';
 import { sessionsRoutes } from '../adapters/koa/routes/sessions-routes.js';
+import type { Directory } from '../application/ports/directory.js';
 import type { SignedOutNotice } from '../adapters/koa/signed-out-notice.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
@@ -42,6 +44,10 @@ export interface EndpointTableParts {
   signOut: SignOut;
   manageSessions: ManageSessions;
   governance: Governance;
+  /** The administration API's endpoints (bootstrap/administration.ts); none when it is off. */
+  administration?: readonly Endpoint[];
+  /** Organizations' directories, where directory sync is on: the sample page of an organization's people. */
+  directory?: Directory;
 }
 
 /**
@@ -93,6 +99,7 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
         requireAuthenticatedUserByDefault: settings.Authorization.RequireAuthenticatedUserByDefault,
       },
       now: parts.now,
+      peoplePage: parts.directory !== undefined,
     }),
     ...adminRoutes({
       info,
@@ -108,6 +115,13 @@ export function endpointTable(parts: EndpointTableParts): Endpoint[] {
       organizationMemberPolicy: ApplicationPolicyNames.OrganizationMember,
       organizationAdministratorPolicy: ApplicationPolicyNames.OrganizationAdministrator,
     }),
+    ...(parts.directory
+      ? peopleRoutes({
+          directory: parts.directory,
+          organizationMemberPolicy: ApplicationPolicyNames.OrganizationMember,
+        })
+      : []),
+    ...(parts.administration ?? []),
   ];
 }
 

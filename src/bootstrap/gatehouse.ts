@@ -7,11 +7,20 @@ import type { AuditLog } from '../application/ports/audit-log.js';
 import type { Governance } from '../application/ports/governance.js';
 import { IdentityProvidersToken, type IdentityProvider } from '../application/ports/identity-provider.js';
 import type { IdentityProviders } from '../application/identity-providers.js';
+import type { Directory } from '../application/ports/directory.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { Endpoint } from '../adapters/koa/endpoint.js';
+import type { DomainRecordHelp } from '../adapters/koa/portal/domains-step.js';
 import type { ProviderRecord } from '../adapters/provider-record.js';
 import type { Environment, ProjectTemplateSettings } from '../domain/settings/settings.js';
-import { ComposedConnectionsToken, ComposedTelemetryToken, composeServices, SessionStoresToken } from './container.js';
+import {
+  ComposedConnectionsToken,
+  ComposedDirectoryToken,
+  ComposedTelemetryToken,
+  composeServices,
+  SessionStoresToken,
+} from './container.js';
+import type { ComposedDirectory } from './directory.js';
 import type { ComposedTelemetry, TelemetryParts } from './telemetry.js';
 import type { ComposedConnections } from './connections.js';
 import { lifecycle } from './lifecycle.js';
@@ -31,6 +40,13 @@ export interface GatehouseOptions extends Omit<ConfigurationOptions, 'rootDir' |
   auditLog?: AuditLog;
   /** Telemetry readers and span processors of the application's own (another backend; tests' in-memory exporters). */
   telemetry?: TelemetryParts;
+  /**
+   * How a domain's TXT record is published where this deployment's customers' DNS is one its
+   * composer runs (`npm run demo`: a `curl` to the demo's DNS server): the setup portal's
+   * domains step shows the sentence and command beside each record. Absent (a deployment):
+   * the record alone, which the IT admin publishes at their DNS host.
+   */
+  domainRecordHelp?: DomainRecordHelp;
 }
 
 export interface Gatehouse {
@@ -50,6 +66,8 @@ export interface Gatehouse {
   providers: IdentityProviders;
   /** The server-side stores: signed-in state, and pending sign-ins (operators' scripts read and write sessions through them). */
   stores: SessionStores;
+  /** Organizations' people and groups as their directories pushed them, and the changes (directory sync on only). */
+  directory?: Directory;
   /**
    * Ends every session of a user at a provider, on every instance sharing the store (an
    * account change, an administrator's decision); resolves to how many ended.
@@ -77,9 +95,12 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     providers: options.providers ?? builtInProviders,
   });
   const container = await composeServices(configuration, options);
-  const { app, endpoints } = createPipeline(container, configuration);
+  const { app, endpoints } = createPipeline(container, configuration, {
+    ...(options.domainRecordHelp ? { domainRecordHelp: options.domainRecordHelp } : {}),
+  });
   const stores = container.resolve<SessionStores>(SessionStoresToken);
   const telemetry = container.resolve<ComposedTelemetry>(ComposedTelemetryToken);
+  const { directory } = container.resolve<{ directory?: ComposedDirectory }>(ComposedDirectoryToken);
   return {
     metricsUrl: () => telemetry.listen(),
     app,
@@ -91,18 +112,20 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     identityProviders: container.resolve<IdentityProviders>(IdentityProvidersToken).builtIn,
     providers: container.resolve<IdentityProviders>(IdentityProvidersToken),
     stores,
+    ...(directory ? { directory: directory.reader } : {}),
     endAllSessions: (provider, subject, by = 'administrator') =>
       container.resolve(EndSessions).execute({ provider, subject }, { by, cause: 'account_change' }),
     listenOn: configuration.listenOn,
-    ...lifecycle(
+    ...lifecycle({
       app,
       stores,
-      container.resolve(DrainState),
-      configuration.settings.Hosting.ShutdownDrainSeconds,
-      () =>
+      drain: container.resolve(DrainState),
+      drainSeconds: configuration.settings.Hosting.ShutdownDrainSeconds,
+      watch: () =>
         container.resolve<{ connections?: ComposedConnections }>(ComposedConnectionsToken).connections?.watch() ??
         (() => undefined),
       telemetry,
-    ),
+      closeAfterServing: async () => directory?.close(),
+    }),
   };
 }

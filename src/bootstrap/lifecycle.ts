@@ -13,19 +13,31 @@ export interface Lifecycle {
   shutdown(options?: { drain?: boolean }): Promise<void>;
 }
 
-export function lifecycle(
-  app: Koa,
-  stores: SessionStores,
-  drain: DrainState,
-  drainSeconds: number,
+export interface LifecycleParts {
+  app: Koa;
+  stores: SessionStores;
+  drain: DrainState;
+  drainSeconds: number;
   /** Starts watching what can change while the instance runs (the connections folder); returns the stop. */
-  watch: () => () => void = () => () => undefined,
+  watch?: () => () => void;
   /** The telemetry's own listener (Prometheus) and exporters: opened before the app listens, flushed after it closed. */
-  telemetry: { listen(): Promise<unknown>; close(): Promise<void> } = {
-    listen: async () => undefined,
-    close: async () => undefined,
-  },
-): Lifecycle {
+  telemetry?: { listen(): Promise<unknown>; close(): Promise<void> };
+  /**
+   * What serves requests until the last ends (the directory's store and subscriptions): closed
+   * once the server has closed, beside the session stores, never while draining.
+   */
+  closeAfterServing?: () => Promise<void>;
+}
+
+export function lifecycle({
+  app,
+  stores,
+  drain,
+  drainSeconds,
+  watch = () => () => undefined,
+  telemetry = { listen: async () => undefined, close: async () => undefined },
+  closeAfterServing = async () => undefined,
+}: LifecycleParts): Lifecycle {
   let server: Server | undefined;
   let stopWatching: (() => void) | undefined;
   return {
@@ -48,7 +60,7 @@ export function lifecycle(
         server.closeIdleConnections();
         await closed;
       }
-      await stores.close();
+      await Promise.all([stores.close(), closeAfterServing()]);
       await telemetry.close();
     },
   };

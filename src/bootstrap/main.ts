@@ -6,7 +6,7 @@ import { createGatehouse } from './gatehouse.js';
 import { listenFailure } from './listen-failure.js';
 import { noProviderHint } from './no-provider-hint.js';
 import { reportUnreachableProviders } from './reachability-at-start.js';
-import { dropUrlParseDeprecation } from './process-warnings.js';
+import { dropSqliteExperimentalWarning, dropUrlParseDeprecation } from './process-warnings.js';
 import { formatProblem, StartupError } from './startup-error.js';
 
 /**
@@ -100,4 +100,5 @@ async function main(): Promise<void> {
 }
 
 dropUrlParseDeprecation();
+dropSqliteExperimentalWarning();
 void main();

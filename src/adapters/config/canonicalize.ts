@@ -36,8 +36,7 @@ export function canonicalize(value: unknown, schema: Schema, path: string[], fin
   if (schema.type !== 'object' || !isPlainObject(value)) return value;
 
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  const known = Object.keys(properties);
-  const spellings = spellingsOf(schema, known);
+  const { known, spellings } = keysOf(schema, properties);
   const freeForm = isPlainObject(schema.additionalProperties) ? (schema.additionalProperties as Schema) : undefined;
   const result: Tree = {};
   for (const [key, child] of Object.entries(value)) {
@@ -48,26 +47,35 @@ export function canonicalize(value: unknown, schema: Schema, path: string[], fin
       result[canonical] =
         existing === undefined ? value : mergeSpellings(existing, value, [...path, canonical], findings.duplicates);
     } else if (freeForm) result[key] = canonicalize(child, freeForm, [...path, key], findings);
-    else findings.unknown.push({ path: [...path, key], siblings: known });
+    else findings.unknown.push({ path: [...path, key], siblings: [...known] });
   }
   return result;
 }
 
-const spellingsBySchema = new WeakMap<Schema, ReadonlyMap<string, string>>();
+const keysBySchema = new WeakMap<Schema, SchemaKeys>();
+
+interface SchemaKeys {
+  /** The schema's keys, as spelled there. */
+  known: readonly string[];
+  /** The same by their lower-case spelling. */
+  spellings: ReadonlyMap<string, string>;
+}
 
 /**
- * A schema object's keys by their lower-case spelling, made once per schema object: a
- * folder of a thousand connections canonicalizes a thousand sections against one schema.
+ * A schema object's keys, and the same by their lower-case spelling, made once per schema
+ * object: a catalog of ten thousand connections canonicalizes ten thousand sections
+ * against one schema, whose keys are the same every time.
  */
-function spellingsOf(schema: Schema, known: readonly string[]): ReadonlyMap<string, string> {
-  let spellings = spellingsBySchema.get(schema);
-  if (!spellings) {
-    const byLowerCase = new Map<string, string>();
-    for (const name of known) if (!byLowerCase.has(name.toLowerCase())) byLowerCase.set(name.toLowerCase(), name);
-    spellings = byLowerCase;
-    spellingsBySchema.set(schema, spellings);
+function keysOf(schema: Schema, properties: Record<string, Schema>): SchemaKeys {
+  let keys = keysBySchema.get(schema);
+  if (!keys) {
+    const known = Object.keys(properties);
+    const spellings = new Map<string, string>();
+    for (const name of known) if (!spellings.has(name.toLowerCase())) spellings.set(name.toLowerCase(), name);
+    keys = { known, spellings };
+    keysBySchema.set(schema, keys);
   }
-  return spellings;
+  return keys;
 }
 
 /**

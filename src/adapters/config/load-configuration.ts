@@ -22,7 +22,7 @@ export interface LoadedConfiguration {
 }
 
 /**
- * Reads the configuration, later sources winning: built-in defaults <
+ * Reads the configuration, later sources winning: built-in defaults < `DATABASE_URL` <
  * config/appsettings.json < config/appsettings.<NODE_ENV>.json < .env < environment.
  * This is the only module that reads process.env (through the caller) and files.
  */
@@ -41,6 +41,9 @@ export function loadConfiguration(
   const findings: KeyFindings = { unknown: [], duplicates: [] };
   const sources: Tree[] = [
     defaultSettings(schema.providers) as unknown as Tree,
+    // The name hosting platforms set (Heroku, Render, Fly): below every ProjectTemplate key,
+    // the files' included, so a Database:ConnectionString set anywhere wins.
+    databaseUrl(variables.DATABASE_URL),
     readJsonSection(join(rootDir, 'config', 'appsettings.json'), problems),
     readJsonSection(join(rootDir, 'config', `appsettings.${nodeEnv}.json`), problems),
     treeFromEnvironment(dotenv),
@@ -69,6 +72,10 @@ export function loadConfiguration(
     problems,
     secretValues: collectSecretValues(merged, schema.secretKeyPaths),
   };
+}
+
+function databaseUrl(value: string | undefined): Tree {
+  return value === undefined || value.trim() === '' ? {} : { Database: { ConnectionString: value } };
 }
 
 /** NODE_ENV unset or `development` is development, `test` is test; anything else gets the production posture. */

@@ -131,6 +131,27 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       PrometheusPort: { type: 'integer', minimum: -1, maximum: 65535 },
       PrometheusHost: string,
     }),
+    Database: object({ ConnectionString: secret, Migrate: boolean }),
+    Administration: object({
+      Enabled: boolean,
+      ManagePermission: string,
+      ApiKeys: strings,
+      EncryptionKeys: { type: 'array', items: secret, secret: true },
+      AllowPrivateNetworks: boolean,
+      DnsServers: strings,
+      DomainRecordPrefix: string,
+      DomainValuePrefix: string,
+      DomainRecheckSeconds: number,
+      DomainMissesBeforeUnverified: number,
+    }),
+    Directory: object({
+      Enabled: boolean,
+      RequestsPerMinute: number,
+      FailedAuthenticationsPerMinute: number,
+      MaxBodyBytes: number,
+      EmbeddedFile: string,
+      ChangeRetentionDays: number,
+    }),
   });
 }
 

@@ -1,8 +1,10 @@
 import { basename, isAbsolute, join, resolve } from 'node:path';
+import type { DeclareEntry } from '../../application/ports/connection-catalog.js';
 import type { ConnectionChange, ConnectionDirectory } from '../../application/ports/connection-directory.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { ConnectionDeclaration } from '../../domain/connections/connection.js';
 import { error } from '../../domain/settings/problem.js';
+import { entryOfFile, isCatalogFile } from './catalog-file.js';
 import type { SectionReader } from './connection-section.js';
 import { FolderFileKeys } from './folder-file-keys.js';
 import { blockingFiles, nonBlockingFiles, type FolderFiles } from './folder-files.js';
@@ -51,6 +53,8 @@ export class FolderConnections implements ConnectionDirectory {
     private readonly pollMs = FOLDER_POLL_MS,
     /** `Authentication:ConnectionSecretsDirectory`: a second folder the files' `<Key>File` keys may name. */
     secretsFolder?: string,
+    /** Reads a file the administration API wrote (catalog-file.ts): its secrets sealed, its domains' proofs kept. */
+    private readonly declareEntry?: DeclareEntry,
   ) {
     this.#fileKeys = new FolderFileKeys(secretsFolder ? [folder, secretsFolder] : [folder]);
   }
@@ -177,10 +181,23 @@ export class FolderConnections implements ConnectionDirectory {
         secretFiles: [],
       };
     }
+    if (isCatalogFile(raw)) return { declaration: await this.#catalogDeclaration(name, path, raw), secretFiles: [] };
     return {
       declaration: await this.reader.read(name, raw, path, (value) => this.#fileKeys.read(files, name, value)),
       secretFiles: secretFilesOf(raw, this.folder),
     };
+  }
+
+  async #catalogDeclaration(name: string, path: string, raw: Record<string, unknown>): Promise<ConnectionDeclaration> {
+    const entry = entryOfFile(name, raw);
+    if (entry === undefined || this.declareEntry === undefined) {
+      const why =
+        entry === undefined
+          ? 'carries a $catalog record the administration API did not write: restore the file, or remove the record to make it a hand-written one'
+          : 'was written by the administration API, which this instance has off (Administration:Enabled)';
+      return { name, origin: path, section: {}, problems: [error(path, why)] };
+    }
+    return this.declareEntry(entry, path);
   }
 }
 

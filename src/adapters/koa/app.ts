@@ -52,7 +52,9 @@ export function createApp(parts: AppParts): Koa {
   for (const endpoint of parts.endpoints) {
     if (endpoint.beforeSession) continue;
     const authorization = parts.authorizeEndpoint(endpoint);
-    const chain = authorization ? [authorization, endpoint.handler] : [endpoint.handler];
+    const chain = [endpoint.authenticate, authorization, endpoint.handler].filter(
+      (middleware): middleware is Middleware => middleware !== undefined,
+    );
     routes.register(endpoint.path, [endpoint.method], chain);
   }
 

@@ -6,13 +6,18 @@ import type { EndpointMetadata } from '../../domain/authorization/endpoint-metad
  * one table, so that the inventory (method, path, access) can be enumerated at run time.
  */
 export interface Endpoint {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** @koa/router 15 pattern: `/Home/Error{/:statusCode}`. */
   path: string;
   /** Authorization metadata; `undefined` means none, so the fallback policy applies. */
   metadata?: EndpointMetadata;
   /** Probes run before static files, session and body parsing: no store access, no cookie. */
   beforeSession?: boolean;
+  /**
+   * Credentials other than the session, checked before the authorization check: the
+   * administration API's keys (a key's caller becomes the request's principal).
+   */
+  authenticate?: Middleware;
   handler: Middleware;
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { GatehouseError } from '../../domain/errors.js';
+import { readBody } from './read-body.js';
 
 /** Gatehouse's own forms (logout) are tiny. */
 const OWN_FORM_LIMIT_BYTES = 8 * 1024;
@@ -13,14 +14,5 @@ const tooLarge = () => new GatehouseError('request.too_large', 'The form is too 
  */
 export async function readForm(ctx: Context, limitBytes: number = OWN_FORM_LIMIT_BYTES): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded')) return new URLSearchParams();
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limitBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return new URLSearchParams((await readBody(ctx, limitBytes, tooLarge)).toString('utf8'));
 }

@@ -13,6 +13,7 @@ import type {
   ProviderIdentity,
   ProviderSession,
   ProviderSessionRecord,
+  ProviderSigningCertificate,
 } from '../../application/ports/identity-provider.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { LoadedOnce } from '../loaded-once.js';
@@ -26,6 +27,7 @@ import type { AdapterContext } from '../provider-record.js';
 import { BackchannelLogout, LOGOUT_TOKEN_LIMIT_BYTES } from './backchannel-logout.js';
 import { clientAuthentication, providerRefusal } from './client-authentication.js';
 import { FrontchannelLogout } from './frontchannel-logout.js';
+import { KeySetCertificates } from './key-set-certificates.js';
 import { logoutKeysOf } from './logout-keys.js';
 import type { OpenIdConnectSettings } from './open-id-connect-settings.js';
 import { subjectOfIdToken } from './session-tokens.js';
@@ -62,6 +64,8 @@ export class OidcIdentityProvider implements IdentityProvider {
   /** What the discovered provider says against the client authentication and PAR settings: decided once. */
   #refusal: { error: GatehouseError | undefined } | undefined;
   readonly #flow: AuthorizationCodeFlow;
+  /** The certificates of its signing keys, for the administrators' view of their expiry. */
+  readonly #keySet: KeySetCertificates;
   /** Back-Channel Logout 1.0, when `BackchannelLogoutPath` is set. */
   readonly #backchannel: BackchannelLogout | undefined;
   /** Front-Channel Logout 1.0, when `FrontchannelLogoutPath` is set. */
@@ -111,6 +115,18 @@ export class OidcIdentityProvider implements IdentityProvider {
       clock: context.clock,
     });
     const discovered = () => this.#discovery.get();
+    this.#keySet = new KeySetCertificates({
+      configuration: discovered,
+      clock: context.clock,
+      timeoutMs: context.timeoutMs,
+      allowInsecureHttp: new URL(settings.Authority).protocol === 'http:',
+      ...(context.outbound ? { observe: context.outbound(info.key) } : {}),
+      onLoadFailed: (error) =>
+        context.logger.warn(
+          { provider: info.key, code: error instanceof GatehouseError ? error.code : 'idp.unreachable' },
+          "an OpenID provider's signing keys could not be read for their certificates",
+        ),
+    });
     const endpoints: LogoutEndpoint[] = [];
     if (settings.BackchannelLogoutPath !== '') {
       endpoints.push({
@@ -195,6 +211,11 @@ export class OidcIdentityProvider implements IdentityProvider {
     const identity = { ...this.#flow.identity(claims, response, this.#settings.SaveTokens), authentication };
     // Listed under what either logout channel may name it by, when one is on.
     return this.logoutEndpoints.length > 0 ? { ...identity, logoutKeys: logoutKeysOf(idClaims) } : identity;
+  }
+
+  /** The `x5c` certificates of the provider's signing keys (key-set-certificates.ts); none when its keys carry none. */
+  signingCertificates(): Promise<readonly ProviderSigningCertificate[]> {
+    return this.#keySet.certificates();
   }
 
   /**

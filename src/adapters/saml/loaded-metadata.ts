@@ -15,19 +15,24 @@ export interface LoadedMetadata {
 }
 
 /**
- * Fetches `MetadataUrl` (bounded by `MetadataMaxBytes` and the time-out), reads it as
- * `trust` says (the entity of an aggregate, its signature), and builds one samlify
- * identity provider per signing certificate, so that samlify checks a response against
- * the certificate that signed it. Any failure is an `idp.*` refusal naming what was wrong.
+ * Fetches `MetadataUrl` (bounded by `MetadataMaxBytes` and the time-out), or takes the
+ * document `IdpMetadata` holds (bounded by the startup rules), reads it as `trust` says
+ * (the entity of an aggregate, its signature) with the same reader either way, and builds
+ * one samlify identity provider per signing certificate, so that samlify checks a response
+ * against the certificate that signed it. Any failure is an `idp.*` refusal naming what
+ * was wrong.
  */
 export async function loadMetadata(
-  settings: Pick<Saml2Settings, 'MetadataUrl' | 'MetadataMaxBytes'>,
+  settings: Pick<Saml2Settings, 'MetadataUrl' | 'MetadataMaxBytes' | 'IdpMetadata'>,
   timeoutMs: number,
   now: number,
   trust: MetadataTrust,
   observe?: ObserveRequest,
 ): Promise<LoadedMetadata> {
-  const xml = await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes, observe);
+  const xml =
+    settings.IdpMetadata.trim() !== ''
+      ? settings.IdpMetadata
+      : await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes, observe);
   const metadata = await readMetadata(xml, now, trust);
   const entities = new Map<string, IdentityProviderInstance>();
   try {

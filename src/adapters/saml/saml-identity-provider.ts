@@ -17,6 +17,7 @@ import type {
   UnsolicitedSignIns,
   ProviderLogout,
   ProviderSessionRecord,
+  ProviderSigningCertificate,
 } from '../../application/ports/identity-provider.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { SessionStore } from '../../application/ports/session-store.js';
@@ -40,6 +41,7 @@ import { postedResponseOf } from './posted-response.js';
 import { checkedMetadataTrust } from './saml-provider-configuration.js';
 import { SamlRefusalLog } from './saml-refusal-log.js';
 import { singleField } from '../single-field.js';
+import { certificateFacts } from '../certificate-facts.js';
 
 /** Tolerated clock difference with the identity provider, both ways (3 minutes: time-synchronized servers need far less). */
 export const CLOCK_SKEW_MS = 3 * 60 * 1000;
@@ -172,6 +174,12 @@ export class SamlIdentityProvider implements IdentityProvider {
         }
       },
     };
+  }
+
+  /** The metadata's signing certificates, as last loaded (a load only when none succeeded yet; refreshed hourly on use). */
+  async signingCertificates(): Promise<readonly ProviderSigningCertificate[]> {
+    const { metadata } = await this.#metadataOrRefusal();
+    return metadata.signingCertificates.flatMap((certificate) => certificateFacts(certificate.body) ?? []);
   }
 
   async beginChallenge(options: ChallengeOptions = {}): Promise<ChallengeStart> {

@@ -4,6 +4,12 @@ import type { ProviderCommonSettings } from '../../domain/settings/settings.js';
 export interface Saml2Settings extends ProviderCommonSettings {
   EntityId: string;
   MetadataUrl: string;
+  /**
+   * The identity provider's metadata document itself (XML), when it is given rather than
+   * fetched (a file downloaded from the identity provider): read instead of MetadataUrl,
+   * by the same reader, never refreshed; empty: fetched from MetadataUrl.
+   */
+  IdpMetadata: string;
   ModulePath: string;
   LoadMetadata: boolean;
   RequireSignedAssertions: boolean;

@@ -3,12 +3,19 @@ import { SamlAttributeOids, SamlClaimUris } from '../../domain/claims/claim-mapp
 import { isLocalReturnUrl } from '../../domain/return-url.js';
 import { provider } from '../provider-record.js';
 import { encryptionKeyProblems, readEncryptionKeys } from './encryption-keys.js';
-import { DEFAULT_METADATA_MAX_BYTES, MAX_METADATA_MAX_BYTES, MIN_METADATA_MAX_BYTES } from './metadata-limits.js';
+import {
+  DEFAULT_METADATA_MAX_BYTES,
+  MAX_IDP_METADATA_BYTES,
+  MAX_METADATA_MAX_BYTES,
+  MIN_METADATA_MAX_BYTES,
+} from './metadata-limits.js';
 import { readPemCertificate } from './signing-certificate.js';
 import type { Saml2Settings } from './saml2-settings.js';
 import { signingKeyRules } from './signing-key-rules.js';
 import { isPemKeyPairProblem, readPemKeyPair, type PemKeyPair } from '../pem-key-pair.js';
 import { GatehouseError } from '../../domain/errors.js';
+import type { ProviderChecks } from '../../domain/providers/provider-definition.js';
+import type { SettingsProblem } from '../../domain/settings/problem.js';
 
 const { Subject, Name, Email, Role, Group } = ClaimTypes;
 
@@ -22,6 +29,7 @@ export const saml2 = provider<Saml2Settings>({
     DisplayName: 'SAML2',
     EntityId: '<entity_id_url>',
     MetadataUrl: '<idp_metadata_url>',
+    IdpMetadata: '',
     ModulePath: '/Saml2/Acs',
     LoadMetadata: true,
     RequireSignedAssertions: true,
@@ -48,6 +56,7 @@ export const saml2 = provider<Saml2Settings>({
     DisplayName: 'string',
     EntityId: 'string',
     MetadataUrl: 'string',
+    IdpMetadata: 'string',
     ModulePath: 'string',
     LoadMetadata: 'boolean',
     RequireSignedAssertions: 'boolean',
@@ -99,9 +108,11 @@ export const saml2 = provider<Saml2Settings>({
   ],
   rules: (settings, check) => [
     ...check.absoluteUrl('EntityId', settings.EntityId),
-    ...(settings.LoadMetadata
-      ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
-      : check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')),
+    ...(!settings.LoadMetadata
+      ? check.problem('LoadMetadata', 'must be true: the identity provider metadata is read from MetadataUrl')
+      : settings.IdpMetadata.trim() === ''
+        ? check.httpsUrl('MetadataUrl', settings.MetadataUrl)
+        : givenMetadataProblems(settings, check)),
     ...encryptionKeyProblems(settings, check),
     ...(settings.MetadataSigningCertificate.trim() === '' || readPemCertificate(settings.MetadataSigningCertificate)
       ? []
@@ -164,4 +175,30 @@ function signingPair(settings: Saml2Settings): PemKeyPair | undefined {
     );
   }
   return pair;
+}
+
+/**
+ * A metadata document given as a value (`IdpMetadata`): bounded, and naming its identity
+ * provider in `IdpEntityId` (the one connection per identity provider is bound by it, and
+ * the reader refuses a document describing another). Single logout needs `MetadataUrl`:
+ * the logout page may send the browser only to the origin fixed at start, the metadata's.
+ */
+function givenMetadataProblems(settings: Saml2Settings, check: ProviderChecks): SettingsProblem[] {
+  return [
+    ...(Buffer.byteLength(settings.IdpMetadata) <= MAX_IDP_METADATA_BYTES
+      ? []
+      : check.problem(
+          'IdpMetadata',
+          `must be at most ${MAX_IDP_METADATA_BYTES / 1024} KiB: an identity provider's own metadata (an aggregate is fetched from MetadataUrl)`,
+        )),
+    ...(settings.IdpEntityId.trim() !== ''
+      ? []
+      : check.problem(
+          'IdpEntityId',
+          'must be set with IdpMetadata: the entityID of the identity provider it describes',
+        )),
+    ...(settings.SingleLogout
+      ? check.problem('SingleLogout', 'must be false with IdpMetadata: single logout needs MetadataUrl')
+      : []),
+  ];
 }

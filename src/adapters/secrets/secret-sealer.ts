@@ -6,17 +6,12 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
+import type { SealingContext, SecretSealing } from '../../application/ports/secret-sealing.js';
 import { GatehouseError } from '../../domain/errors.js';
 import { checkEncryptionKeys } from '../../domain/settings/encryption-key-rules.js';
 import { keyOf } from '../../domain/settings/problem.js';
 
-/** Where a sealed secret belongs: it opens there only (bound as associated data). */
-export interface SealingContext {
-  /** The connection's name. */
-  connection: string;
-  /** The secret's key in the connection, e.g. `ClientSecret`. */
-  field: string;
-}
+export type { SealingContext } from '../../application/ports/secret-sealing.js';
 
 const VERSION = 'gh1';
 const ALGORITHM = 'aes-256-gcm';
@@ -54,7 +49,7 @@ interface SealingKey {
  *
  * No error message holds a secret, a key, or a sealed value.
  */
-export class SecretSealer {
+export class SecretSealer implements SecretSealing {
   readonly #keys: ReadonlyMap<string, KeyObject>;
   readonly #primary: SealingKey;
 

@@ -8,6 +8,7 @@ export const COUNTERS: Readonly<Record<CounterName, string>> = {
   'gatehouse.authentication.sign_outs': 'Sessions ended, by cause.',
   'gatehouse.authorization.attempts': 'Endpoint authorization decisions, by policy and result.',
   'gatehouse.rate_limit.refusals': 'Requests refused by a rate limit.',
+  'gatehouse.directory.operations': "SCIM requests of organizations' directories, by resource, operation and outcome.",
 };
 
 /** The histograms of seconds: the application's, then the adapters' own. */
@@ -29,6 +30,9 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5
 /** The observable gauge of sessions held, where the store can count them cheaply (the memory store). */
 export const ACTIVE_SESSIONS = 'gatehouse.sessions.active';
 
+/** The observable gauge of seconds until each connection's earliest signing certificate expires (`provider`: its name). */
+export const CERTIFICATE_EXPIRY = 'gatehouse.connection.certificate.expiry';
+
 /**
  * Every attribute key any metric or span of Gatehouse may carry: a test fails when an
  * exported metric or span carries another (each value set is bounded: docs/operations.md).
@@ -44,6 +48,7 @@ export const ALLOWED_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([
   'limit',
   'store',
   'operation',
+  'resource',
   'endpoint',
   'http.request.method',
   'http.route',

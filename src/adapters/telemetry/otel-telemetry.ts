@@ -17,7 +17,14 @@ import type {
   Telemetry,
 } from '../../application/ports/telemetry.js';
 import { CumulativeCounter } from './cumulative-counter.js';
-import { ACTIVE_SESSIONS, COUNTERS, DURATION_BUCKETS, DURATIONS, type AdapterDurationName } from './instruments.js';
+import {
+  ACTIVE_SESSIONS,
+  CERTIFICATE_EXPIRY,
+  COUNTERS,
+  DURATION_BUCKETS,
+  DURATIONS,
+  type AdapterDurationName,
+} from './instruments.js';
 
 /**
  * The application's counters and histograms on an OpenTelemetry meter, and the spans the
@@ -63,6 +70,22 @@ export class OtelTelemetry implements Telemetry {
     this.meter
       .createObservableGauge(ACTIVE_SESSIONS, { description: 'Browser sessions held by this instance.' })
       .addCallback((result) => result.observe(count()));
+  }
+
+  /**
+   * `gatehouse.connection.certificate.expiry`, one point per connection whose certificates
+   * were read (its name as `provider`: a set bounded by the catalog), read from `read`
+   * whenever a reader collects.
+   */
+  observeCertificateExpiry(read: () => ReadonlyArray<{ connection: string; seconds: number }>): void {
+    this.meter
+      .createObservableGauge(CERTIFICATE_EXPIRY, {
+        description: "Seconds until the earliest signing certificate of each connection's identity provider expires.",
+        unit: 's',
+      })
+      .addCallback((result) => {
+        for (const { connection, seconds } of read()) result.observe(seconds, { provider: connection });
+      });
   }
 
   /** An adapter's own duration (store operations, provider requests, HTTP requests). */

@@ -4,7 +4,7 @@ import type { IdentityProvider } from '../ports/identity-provider.js';
 import type { Logger } from '../ports/logger.js';
 import type { ConnectionRegistry } from './connection-registry.js';
 
-export type ConnectionStatus = 'up' | 'down' | 'idle' | 'refused';
+export type ConnectionStatus = 'up' | 'down' | 'idle' | 'refused' | 'pending';
 
 /** The name as declared (the configuration key's last segment, or the file's name), else the lower-case one. */
 function nameIn(origin: string, id: string): string {
@@ -66,17 +66,23 @@ export class ConnectionAdapters {
     return adapter;
   }
 
+  /** The adapter of a connection in force when it was built already (used here since its last change), else undefined. */
+  builtAdapterOf(connection: Connection): Promise<IdentityProvider> | undefined {
+    const built = this.#built.get(connection.id);
+    return built?.fingerprint === connection.fingerprint ? built.adapter : undefined;
+  }
+
   /**
    * Each connection's state, by name, for readiness: its adapter's health once it was used
    * (`up`, `down`), `idle` before (no identity provider is contacted to answer a probe),
-   * `refused` for a declaration refused with no earlier version in force. Never a reason
-   * to be unready: one organization's identity provider must not take every instance out
-   * of rotation.
+   * `refused` for a declaration refused with no earlier version in force, `pending` for one
+   * read at start and not checked yet (a probe checks none). Never a reason to be unready:
+   * one organization's identity provider must not take every instance out of rotation.
    */
   async report(): Promise<Record<string, ConnectionStatus>> {
     const report: Record<string, ConnectionStatus> = {};
     const checks: Array<Promise<void>> = [];
-    for (const connection of this.registry.all()) {
+    for (const connection of this.registry.inForce()) {
       const built = this.#built.get(connection.id);
       if (!built) {
         report[connection.name] = 'idle';
@@ -87,12 +93,14 @@ export class ConnectionAdapters {
           .then((adapter) => adapter.healthCheck?.check() ?? 'up')
           .catch(() => 'down' as const)
           .then((status) => {
-            report[connection.name] = status;
+            report[connection.name] = status === 'up' ? 'up' : 'down';
           }),
       );
     }
     await Promise.all(checks);
+    for (const name of this.registry.deferredNames()) report[name] = 'pending';
     for (const [id, refused] of this.registry.refused()) {
+      // A refused declaration is no deferred one: this checks nothing.
       if (!this.registry.byName(id)) report[nameIn(refused.origin, id)] = 'refused';
     }
     return report;

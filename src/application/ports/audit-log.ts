@@ -9,12 +9,36 @@ export const AUDIT_EVENT_TYPES = [
   'sessions.ended',
   'access.denied',
   'tokens.refresh_failed',
+  'connection.created',
+  'connection.changed',
+  'connection.removed',
+  'domain.added',
+  'domain.verified',
+  'domain.unverified',
+  'domain.removed',
+  'setup_link.created',
+  'setup_link.used',
+  'setup_link.revoked',
+  'connection.tested',
+  'connection.activated',
+  'connection.certificate_expiring',
+  'directory.user_created',
+  'directory.user_updated',
+  'directory.user_deactivated',
+  'directory.user_reactivated',
+  'directory.user_deleted',
+  'directory.group_created',
+  'directory.group_updated',
+  'directory.group_deleted',
+  'directory.group_membership',
+  'scim_token.created',
+  'scim_token.revoked',
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
 /** Who ended a session. */
-export type SignOutActor = 'user' | 'provider' | 'administrator' | 'system';
+export type SignOutActor = 'user' | 'provider' | 'administrator' | 'directory' | 'system';
 
 /** The request an event happened in, when it happened in one. */
 export interface AuditRequest {
@@ -50,11 +74,30 @@ export interface AuditEvent {
   code?: string;
   /** Who signed out. */
   by?: SignOutActor;
-  /** Sessions ended at once, and why; on a sign-in, `idp_initiated` when the provider started it. */
+  /**
+   * Sessions ended at once, and why; on a sign-in, `idp_initiated` when the provider started
+   * it; on `connection.certificate_expiring`, the days left (0: expired).
+   */
   count?: number;
   cause?: string;
   /** The policies an access decision failed. */
   policies?: readonly string[];
+  /**
+   * Who changed a connection through the administration API: `staff:<SHA-256 of the
+   * subject, base64url>` or `api-key:<the key's id>`; `system` for the domains' re-check.
+   */
+  actor?: string;
+  /** The names of the keys a connection change set or changed (a secret's name, never its value). */
+  fields?: readonly string[];
+  /** The e-mail domain a `domain.*` event is about. */
+  domain?: string;
+  /** The id of the setup link a `setup_link.*` event is about (never its token). */
+  link?: string;
+  /**
+   * The directory's id of the user or group a `directory.*` event is about (a UUID of
+   * Gatehouse's, no personal value), or of the token a `scim_token.*` event is about.
+   */
+  resource?: string;
 }
 
 /**

@@ -10,6 +10,11 @@ export interface HealthCheck {
   check(): Promise<HealthStatus>;
 }
 
-export type HealthStatus = 'up' | 'down';
+/**
+ * `degraded`: an optional dependency out of reach whose loss the instance works around (the
+ * connection catalog: the connections in force keep signing people in), reported, never
+ * taking the instance out of rotation.
+ */
+export type HealthStatus = 'up' | 'down' | 'degraded';
 
 export const HealthChecksToken = Symbol('HealthCheck[]');

@@ -80,6 +80,14 @@ export interface ProviderSession {
   refreshAt?: number;
 }
 
+/** A certificate an identity provider signs with, as its published keys name it. */
+export interface ProviderSigningCertificate {
+  /** The certificate's subject, one line (`CN=idp.example.com, O=Example`). */
+  subject: string;
+  /** The end of its validity, milliseconds since the epoch. */
+  notAfter: number;
+}
+
 /** What a successful callback yields: the provider's raw claims (normalized by the caller) and what to keep, if anything. */
 export interface ProviderIdentity {
   claims: Record<string, unknown>;
@@ -249,6 +257,13 @@ export interface IdentityProvider {
   readonly formActionOrigin?: string | undefined;
   /** Readiness report on the provider's metadata. */
   readonly healthCheck?: HealthCheck;
+  /**
+   * The certificates the provider signs with, as the adapter last read its keys (SAML: the
+   * metadata's signing certificates; OpenID Connect: the `x5c` of its key set's signing
+   * keys, none when they carry none), reading them first when it never has: never a fetch
+   * of its own per call. Fails with the `idp.*` error of a read that failed.
+   */
+  signingCertificates?(): Promise<readonly ProviderSigningCertificate[]>;
   /**
    * One attempt to reach the provider, made by a development start: a sentence for the
    * operator naming the host, the cause and the setting to look at, or undefined when it answered.

@@ -18,6 +18,13 @@ export interface CounterAttributes {
   /** One per session ended: why (`signout`, `provider_logout`, `sign_out_others`, `connection_removed` ...) and by whom (`user`, `provider` ...). */
   'gatehouse.authentication.sign_outs': { cause: string; by: string };
   'gatehouse.authorization.attempts': { policy: string; result: 'allowed' | 'denied' | 'challenged' | 'step_up' };
+  /**
+   * One per SCIM request a directory made: the resource (`User`, `Group`, `Token` for one
+   * refused before it was known), the operation (`create`, `get`, `list`, `replace`, `patch`,
+   * `delete`) and the outcome (`success`, or the SCIM error's `scimType`, or `refused`). No
+   * organization: their number grows with customers.
+   */
+  'gatehouse.directory.operations': { resource: string; operation: string; outcome: string };
   /** `limit`: which limit refused (`sign_ins_per_client`). */
   'gatehouse.rate_limit.refusals': { limit: string; provider?: string };
 }

@@ -22,6 +22,13 @@ export interface Flow {
   secrets: FlowSecrets;
   /** Present when the flow is a step-up of a sign-in (step-ups.ts): what its answer must meet. */
   stepUp?: FlowStepUp;
+  /**
+   * Present when the flow is the setup portal's test sign-in: the portal session's key its
+   * result is kept under. Its answer signs nobody in (CompleteSignIn).
+   */
+  portalTest?: string;
+  /** With a portal test of a draft: the draft's keys (secrets sealed), rebuilt by whichever instance gets the answer. */
+  candidate?: Record<string, unknown>;
 }
 
 /**
@@ -58,12 +65,22 @@ function flowKey(correlation: string): string {
 /** The stored record, narrowed field by field: a store is outside the process. */
 function readFlow(record: StoredRecord | undefined): Flow | undefined {
   if (!record) return undefined;
-  const { provider, returnUrl, createdAt, binding, secrets, stepUp } = record;
+  const { provider, returnUrl, createdAt, binding, secrets, stepUp, portalTest, candidate } = record;
   if (typeof provider !== 'string' || typeof returnUrl !== 'string' || typeof createdAt !== 'number') return undefined;
   if (typeof binding !== 'string' || typeof secrets !== 'object' || secrets === null) return undefined;
   const strings: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets)) if (typeof value === 'string') strings[name] = value;
-  const flow: Flow = { provider, returnUrl, createdAt, binding, secrets: strings };
+  const flow: Flow = {
+    provider,
+    returnUrl,
+    createdAt,
+    binding,
+    secrets: strings,
+    ...(typeof portalTest === 'string' ? { portalTest } : {}),
+    ...(typeof candidate === 'object' && candidate !== null && !Array.isArray(candidate)
+      ? { candidate: candidate as Record<string, unknown> }
+      : {}),
+  };
   if (stepUp === undefined) return flow;
   // A step-up whose record cannot be read is no flow at all: never a plain sign-in in its place.
   const readStepUp = readFlowStepUp(stepUp);

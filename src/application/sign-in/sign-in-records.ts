@@ -62,6 +62,23 @@ export class SignInRecords {
     return signIn;
   }
 
+  /**
+   * A new record of the same sign-in with another principal (its directory groups changed
+   * its organization roles): a fresh reference, the same provider and anti-forgery token, so
+   * the pages open in the browser still post. Records are write-once (every process keeps
+   * them decoded), so a change is a new record the session is moved onto, never an edit.
+   */
+  async withPrincipal(signIn: SignIn, principal: Principal): Promise<SignIn> {
+    const ref = newRecordRef();
+    const stored = { provider: signIn.provider, principal: storePrincipal(principal), csrf: signIn.csrf };
+    if (!(await this.store.create(key(ref), stored, this.ttlMs))) {
+      throw new Error('A new sign-in reference collided with an existing one.');
+    }
+    const changed = frozen(ref, signIn.provider, principal, signIn.csrf);
+    this.decoded.set(ref, changed);
+    return changed;
+  }
+
   /** The sign-in a session points to, or undefined when it points to none or its record is gone. */
   async read(ref: string | undefined): Promise<SignIn | undefined> {
     if (typeof ref !== 'string') return undefined;

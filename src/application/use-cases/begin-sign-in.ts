@@ -14,6 +14,11 @@ import { FlowRecords } from '../sign-in/flow-records.js';
 import { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { SessionFields } from '../sign-in/session-fields.js';
 import { StepUps } from '../sign-in/step-ups.js';
+import {
+  CandidateConnectionsToken,
+  NO_CANDIDATES,
+  type CandidateConnections,
+} from '../connections/candidate-connections.js';
 
 export interface BeginSignInInput {
   /** The `provider` query parameter: the Scheme of a registered provider. */
@@ -37,6 +42,16 @@ export interface BeginSignInInput {
   stepUp?: string;
   /** This browser's session, when it has one: the sign-in a step-up upgrades. */
   session?: SessionFields;
+  /**
+   * The setup portal's test sign-in through the connection it sets up (activated or not):
+   * the portal session's key its result is kept under. Only this connection may be asked.
+   */
+  portalTest?: {
+    portal: string;
+    connection: string;
+    /** A draft of the activated connection (its keys, secrets sealed), tested instead of the live version. */
+    draft?: Readonly<Record<string, unknown>>;
+  };
 }
 
 /**
@@ -59,6 +74,9 @@ export class BeginSignIn {
     @inject(AuditLogToken) audit: AuditLog,
     @inject(TelemetryToken) private readonly telemetry: Telemetry,
     @inject(StepUps) private readonly stepUps: StepUps,
+    /** Drafts of activated connections, tested by the setup portal; none in unit tests. */
+    @inject(CandidateConnectionsToken)
+    private readonly candidates: Pick<CandidateConnections, 'adapterFor'> = NO_CANDIDATES,
   ) {
     this.attempts = new SignInAttempts(pending, settings, audit, telemetry);
   }
@@ -99,13 +117,25 @@ export class BeginSignIn {
         },
       );
     }
-    const provider = await this.providers.byScheme(input.scheme);
+    const draft = input.portalTest?.draft;
+    const provider = draft
+      ? await this.candidates.adapterFor(input.portalTest?.connection ?? '', draft)
+      : await this.providers.byScheme(input.scheme);
     if (!provider) {
       throw new GatehouseError('auth.unknown_provider', 'No sign-in provider is registered under that name.', {
         safe: true,
       });
     }
     found(provider.info.key);
+    // A connection still being set up starts no sign-in but its own portal's test; a test
+    // starts through the connection it sets up, no other.
+    const connection = this.providers.connectionNamed(provider.info.key);
+    const test = input.portalTest;
+    if (test ? connection?.id !== test.connection.toLowerCase() : connection?.activated === false) {
+      throw new GatehouseError('auth.unknown_provider', 'No sign-in provider is registered under that name.', {
+        safe: true,
+      });
+    }
     // Refused before it counts: a step-up the provider cannot give starts nothing.
     const stepUp =
       input.stepUp === undefined ? undefined : await this.stepUps.prepare(input.stepUp, provider, input.session ?? {});
@@ -123,6 +153,8 @@ export class BeginSignIn {
       binding: input.binding,
       secrets: start.secrets,
       ...(stepUp ? { stepUp: stepUp.flow } : {}),
+      ...(test ? { portalTest: test.portal } : {}),
+      ...(draft ? { candidate: { ...draft } } : {}),
     });
     return { redirectUrl: start.redirectUrl };
   }

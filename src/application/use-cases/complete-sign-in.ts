@@ -3,7 +3,8 @@ import { normalizeClaims } from '../../domain/claims/normalize-claims.js';
 import { withProvenAuthentication } from '../../domain/authorization/authentication-need.js';
 import { deploymentClaimTypes } from '../../domain/authorization/deployment-claims.js';
 import { subjectOf } from '../../domain/claims/principal.js';
-import { GatehouseError } from '../../domain/errors.js';
+import { GatehouseError, isGatehouseError } from '../../domain/errors.js';
+import { DirectorySignInToken, type DirectorySignIn } from '../directory/directory-sign-in.js';
 import { validateReturnUrl } from '../../domain/return-url.js';
 import { AuditLogToken, type AuditLog, type AuditRequest } from '../ports/audit-log.js';
 import { randomToken } from '../random-token.js';
@@ -33,6 +34,13 @@ import { SessionIndex } from '../sign-in/session-index.js';
 import { SignInRecords } from '../sign-in/sign-in-records.js';
 import { recordSignIn } from '../sign-in/sign-in-metrics.js';
 import { StepUps, type FlowStepUp } from '../sign-in/step-ups.js';
+import { PortalTestResults } from '../portal/test-results.js';
+import {
+  CandidateConnectionsToken,
+  NO_CANDIDATES,
+  type CandidateConnections,
+} from '../connections/candidate-connections.js';
+import { SignInAttempts } from '../connections/sign-in-attempts.js';
 
 export interface CompleteSignInInput {
   /** The provider whose callback path the message arrived at. */
@@ -93,6 +101,15 @@ export class CompleteSignIn {
     @inject(EndedProviderSessions) private readonly endedAtProvider: EndedProviderSessions,
     @inject(TelemetryToken) private readonly telemetry: Telemetry,
     @inject(StepUps) private readonly stepUps: StepUps,
+    @inject(PortalTestResults) private readonly portalTests: PortalTestResults,
+    /** A connection's recent attempts (the portal's and the API's); absent where nothing reads them (unit tests). */
+    @inject(SignInAttempts) private readonly attempts?: SignInAttempts,
+    /** Drafts of activated connections, tested by the setup portal; none in unit tests. */
+    @inject(CandidateConnectionsToken)
+    private readonly candidates: Pick<CandidateConnections, 'adapterFor'> = NO_CANDIDATES,
+    /** Organizations' directories (SCIM); `signIn` absent where directory sync is off. */
+    @inject(DirectorySignInToken)
+    private readonly directorySync: { signIn?: Pick<DirectorySignIn, 'admit'> } = {},
   ) {
     this.absoluteLifetimeMs = settings.Session.AbsoluteLifetime * 1000;
     this.deploymentClaims = deploymentClaimTypes(settings.Authorization);
@@ -108,6 +125,10 @@ export class CompleteSignIn {
     const organization = this.providers.organizationOf(key);
     const named = organization ? { connection: organization.connection, organization: organization.organization } : {};
     const started = performance.now();
+    // What the answer showed of the person, once read: the recent attempts keep its domain and subject's hash.
+    let seen: Principal | undefined;
+    // The setup portal's test sign-in is shown on its own page, not among the attempts.
+    let test = false;
     try {
       const provider = await this.providers.byKey(key);
       if (!provider) throw refuse('idp.flow_wrong_provider', 'This sign-in provider is not registered.');
@@ -116,7 +137,25 @@ export class CompleteSignIn {
         unsolicited && provider.unsolicited
           ? await this.completeUnsolicited(provider, provider.unsolicited, input)
           : await this.completeAnswer(provider, input);
-      const principal = this.principalOf(provider, organization, identity);
+      test = flow?.portalTest !== undefined;
+      if (flow?.portalTest !== undefined && organization) {
+        return await this.completeTest(
+          provider,
+          organization,
+          identity,
+          { portal: flow.portalTest, draft: flow.candidate !== undefined },
+          returnUrl,
+          request,
+        );
+      }
+      if (organization && this.providers.connectionNamed(key)?.activated === false) {
+        throw refuse('idp.connection_not_active', 'This organization is still setting up its sign-in here.');
+      }
+      seen = this.normalizedOf(provider, organization, identity);
+      let principal = this.principalOf(organization, identity, seen);
+      // The organization's directory: a person it deprovisioned is refused, one it knows gets its groups' roles.
+      const directory = this.directorySync.signIn;
+      if (organization && directory) principal = await directory.admit(organization, key, principal);
       const stepUp = flow?.stepUp;
       // A step-up's answer is verified before anything changes: refused, the session stays as it was.
       if (stepUp) {
@@ -154,11 +193,22 @@ export class CompleteSignIn {
         ...(cause ? { cause } : {}),
       });
       recordSignIn(this.telemetry, key, started, { outcome: 'success', ...(cause ? { cause } : {}) });
+      if (organization)
+        await this.attempts?.record(organization, { outcome: 'succeeded', principal, domains: organization.domains });
       return { returnUrl };
     } catch (error) {
       const code = errorCodeOf(error);
       this.audit.record({ type: 'signin.failed', request, provider: key, ...named, code });
       recordSignIn(this.telemetry, key, started, { outcome: 'failure', code });
+      if (organization && !test) {
+        await this.attempts?.record(organization, {
+          outcome: 'refused',
+          code,
+          ...(isGatehouseError(error) && error.safe ? { safeMessage: error.message } : {}),
+          ...(seen ? { principal: seen } : {}),
+          domains: organization.domains,
+        });
+      }
       throw error;
     }
   }
@@ -171,7 +221,10 @@ export class CompleteSignIn {
     const flow = await this.takeFlow(provider, input);
     const reported = provider.reportedError(input.message);
     if (reported) throw reported;
-    const identity = await provider.completeCallback(input.message, flow.secrets);
+    // A portal's test of a draft is answered by the draft's own adapter, the live one untouched.
+    const adapter = flow.candidate ? await this.candidates.adapterFor(provider.info.key, flow.candidate) : provider;
+    if (!adapter || (flow.candidate && !flow.portalTest)) throw noFlow();
+    const identity = await adapter.completeCallback(input.message, flow.secrets);
     return { identity, returnUrl: flow.returnUrl, flow };
   }
 
@@ -214,15 +267,58 @@ export class CompleteSignIn {
     return flow;
   }
 
+  /**
+   * The setup portal's test sign-in: the answer went through every check of the protocol;
+   * what arrived and what the organization guard would decide are kept for the portal's
+   * result page, and nobody is signed in (no record, no session).
+   */
+  private async completeTest(
+    provider: IdentityProvider,
+    organization: OrganizationBinding,
+    identity: ProviderIdentity,
+    tested: { portal: string; draft: boolean },
+    returnUrl: string,
+    request: AuditRequest | undefined,
+  ): Promise<{ returnUrl: string }> {
+    const normalized = this.normalizedOf(provider, organization, identity);
+    const result = await this.portalTests.record(tested.portal, organization, normalized, identity.claims, {
+      draft: tested.draft,
+    });
+    this.audit.record({
+      type: 'connection.tested',
+      request,
+      provider: provider.info.key,
+      connection: organization.connection,
+      organization: organization.organization,
+      ...(result.code ? { code: result.code } : {}),
+      cause: result.outcome,
+    });
+    return { returnUrl };
+  }
+
   /** The principal of a checked identity: normalized claims, a connection's vouching, and what the protocol proved of the authentication. */
   private principalOf(
+    organization: OrganizationBinding | undefined,
+    identity: ProviderIdentity,
+    normalized: Principal,
+  ): Principal {
+    // A connection signs in only its organization's people, and speaks for that organization only.
+    const vouched = organization
+      ? vouchedFor(organization, normalized, identity.claims, this.deploymentClaims)
+      : normalized;
+    // What the protocol proved of the authentication, set by Gatehouse only (GATEHOUSE_SET_CLAIMS).
+    return identity.authentication ? withProvenAuthentication(vouched, identity.authentication) : vouched;
+  }
+
+  /** The claims as the protocol's table, the connection's or the configuration's mappings make them. */
+  private normalizedOf(
     provider: IdentityProvider,
     organization: OrganizationBinding | undefined,
     identity: ProviderIdentity,
   ): Principal {
     const transformation = this.settings.Authentication.ClaimsTransformation;
     const builtInMappings = this.definitions.find((d) => d.key === provider.info.kind)?.claimMappings ?? [];
-    const normalized = normalizeClaims({
+    return normalizeClaims({
       builtInMappings,
       scheme: provider.info.scheme,
       claims: identity.claims,
@@ -231,12 +327,6 @@ export class CompleteSignIn {
         : transformation.Mappings[provider.info.key],
       removeOriginalClaims: transformation.RemoveOriginalClaims,
     });
-    // A connection signs in only its organization's people, and speaks for that organization only.
-    const vouched = organization
-      ? vouchedFor(organization, normalized, identity.claims, this.deploymentClaims)
-      : normalized;
-    // What the protocol proved of the authentication, set by Gatehouse only (GATEHOUSE_SET_CLAIMS).
-    return identity.authentication ? withProvenAuthentication(vouched, identity.authentication) : vouched;
   }
 
   /**

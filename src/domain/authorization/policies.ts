@@ -223,26 +223,39 @@ export class PolicyRegistry {
  * `AdministratorRoles` or `ManageApplicationPermissions` makes its policy unsatisfiable
  * (fail closed) rather than "any role" or a startup crash.
  */
-export function builtInPolicies(authorization: AuthorizationSettings): PolicyRegistry {
+export function builtInPolicies(
+  authorization: AuthorizationSettings,
+  /** `Administration:ManagePermission`: what the ManageConnections policy asks. */
+  manageConnectionsPermission = 'connections.manage',
+): PolicyRegistry {
   const { RoleClaimType, PermissionClaimType, AdministratorRoles, ManageApplicationPermissions } = authorization;
-  return new PolicyRegistry()
-    .add(definePolicy(PolicyNames.AuthenticatedUser))
-    .add(
-      definePolicy(
-        PolicyNames.AdministratorRole,
-        AdministratorRoles.length > 0
-          ? requireRole(RoleClaimType, AdministratorRoles)
-          : nobody('ProjectTemplate:Authorization:AdministratorRoles'),
-      ),
-    )
-    .add(
-      definePolicy(
-        PolicyNames.ManageApplicationPermission,
-        ManageApplicationPermissions.length > 0
-          ? requirePermission(PermissionClaimType, ManageApplicationPermissions)
-          : nobody('ProjectTemplate:Authorization:ManageApplicationPermissions'),
-      ),
-    );
+  return (
+    new PolicyRegistry()
+      .add(definePolicy(PolicyNames.AuthenticatedUser))
+      .add(
+        definePolicy(
+          PolicyNames.AdministratorRole,
+          AdministratorRoles.length > 0
+            ? requireRole(RoleClaimType, AdministratorRoles)
+            : nobody('ProjectTemplate:Authorization:AdministratorRoles'),
+        ),
+      )
+      .add(
+        definePolicy(
+          PolicyNames.ManageApplicationPermission,
+          ManageApplicationPermissions.length > 0
+            ? requirePermission(PermissionClaimType, ManageApplicationPermissions)
+            : nobody('ProjectTemplate:Authorization:ManageApplicationPermissions'),
+        ),
+      )
+      // The administration API's (docs/connections.md): the deployment's staff with the permission.
+      .add(
+        definePolicy(
+          PolicyNames.ManageConnections,
+          requirePermission(PermissionClaimType, [manageConnectionsPermission]),
+        ),
+      )
+  );
 }
 
 function nobody(emptyKey: string): Requirement {

@@ -7,4 +7,6 @@ export const PolicyNames = {
   AuthenticatedUser: 'application.AuthenticatedUser',
   AdministratorRole: 'application.Role.Administrator',
   ManageApplicationPermission: 'application.Permission.ManageApplication',
+  /** The administration API's connections (`Administration:ManagePermission`, `connections.manage` by default). */
+  ManageConnections: 'application.Permission.ManageConnections',
 } as const;

@@ -19,8 +19,10 @@ export interface ConnectionConflict {
 export class ConnectionIndex {
   readonly #byId = new Map<string, Connection>();
   readonly #byIssuer = new Map<string, Connection>();
-  /** Each connection's issuer as compared, worked out once: parsing a URL is the dearest part of adding one. */
-  readonly #issuerKeys = new WeakMap<Connection, string>();
+  /** Each connection's issuer as compared, by its id: parsing a URL is the dearest part of adding one. */
+  readonly #issuerKeyOfId = new Map<string, string>();
+  /** The last connection asked about and its issuer's key: `put` follows `conflicts` for the same one. */
+  #asked: { connection: Connection; key: string } | undefined;
   readonly #domains = new DomainOwners<Connection>();
 
   /** @param reservedNames the built-in providers' keys and schemes, and `Cookies`, in lower case. */
@@ -39,17 +41,18 @@ export class ConnectionIndex {
     return this.#domains.ownerOf(domain);
   }
 
+  /** The connection other than `exceptId` holding a domain that overlaps `pattern` (`*.example.com` and `a.example.com` do). */
+  overlapping(pattern: string, exceptId: string): Connection | undefined {
+    return this.#domains.overlapping(pattern, (held) => held.id === exceptId);
+  }
+
   byIssuer(issuer: string): Connection | undefined {
     return this.#byIssuer.get(issuerKey(issuer));
   }
 
   #issuerKeyOf(connection: Connection): string {
-    let key = this.#issuerKeys.get(connection);
-    if (key === undefined) {
-      key = issuerKey(connection.issuer);
-      this.#issuerKeys.set(connection, key);
-    }
-    return key;
+    if (this.#asked?.connection !== connection) this.#asked = { connection, key: issuerKey(connection.issuer) };
+    return this.#asked.key;
   }
 
   all(): IterableIterator<Connection> {
@@ -96,8 +99,13 @@ export class ConnectionIndex {
   /** Adds or replaces (by name) a connection `conflicts` accepted. */
   put(connection: Connection): void {
     this.remove(connection.id);
+    if (connection.issuer !== '') {
+      const key = this.#issuerKeyOf(connection);
+      this.#issuerKeyOfId.set(connection.id, key);
+      this.#byIssuer.set(key, connection);
+    }
     this.#byId.set(connection.id, connection);
-    if (connection.issuer !== '') this.#byIssuer.set(this.#issuerKeyOf(connection), connection);
+    this.#asked = undefined;
     for (const pattern of connection.domains) this.#domains.claim(pattern, connection);
   }
 
@@ -106,16 +114,20 @@ export class ConnectionIndex {
     const existing = this.#byId.get(id);
     if (!existing) return undefined;
     this.#byId.delete(id);
-    if (existing.issuer !== '' && this.#byIssuer.get(this.#issuerKeyOf(existing)) === existing) {
-      this.#byIssuer.delete(this.#issuerKeyOf(existing));
-    }
+    const key = this.#issuerKeyOfId.get(id);
+    this.#issuerKeyOfId.delete(id);
+    if (key !== undefined && this.#byIssuer.get(key) === existing) this.#byIssuer.delete(key);
     for (const pattern of existing.domains) this.#domains.release(pattern);
     return existing;
   }
 }
 
 /** Issuers compare without a trailing slash and case-insensitively in scheme and host (URLs) or whole (URNs). */
-function issuerKey(issuer: string): string {
+export function issuerKey(issuer: string): string {
   const trimmed = issuer.trim().replace(/\/+$/, '');
-  return URL.canParse(trimmed) ? new URL(trimmed).href.replace(/\/+$/, '') : trimmed;
+  try {
+    return new URL(trimmed).href.replace(/\/+$/, '');
+  } catch {
+    return trimmed;
+  }
 }

@@ -38,6 +38,12 @@ export interface ConnectionKeys {
    * configuration can say it: a file of the watched folder that sets it is refused.
    */
   GrantsDeploymentRoles: boolean;
+  /**
+   * False while a connection is being set up (the setup portal writes it so): it routes
+   * nobody and starts no sign-in but the portal's test sign-in, until its organization's
+   * admin activates it after a test passed. True by default: a file or a section is live.
+   */
+  Activated: boolean;
 }
 
 export const CONNECTION_KEY_KINDS = {
@@ -53,6 +59,7 @@ export const CONNECTION_KEY_KINDS = {
   RoleMappings: 'mappings',
   PermissionMappings: 'mappings',
   GrantsDeploymentRoles: 'boolean',
+  Activated: 'boolean',
 } as const satisfies Record<keyof ConnectionKeys, string>;
 
 export const CONNECTION_KEY_DEFAULTS: Omit<ConnectionKeys, 'Protocol' | 'Organization' | 'Domains'> = {
@@ -65,6 +72,7 @@ export const CONNECTION_KEY_DEFAULTS: Omit<ConnectionKeys, 'Protocol' | 'Organiz
   RoleMappings: {},
   PermissionMappings: {},
   GrantsDeploymentRoles: false,
+  Activated: true,
 };
 
 /** A connection as a directory declares it: its name, where it came from, the keys it sets (typed), and reading problems. */
@@ -85,6 +93,12 @@ export interface ConnectionDeclaration {
    * to let a connection grant the deployment's roles.
    */
   fromConfiguration?: boolean;
+  /**
+   * Present only for a connection the administration API manages (the catalog): the
+   * normalized `Domains` entries whose owner proved them through DNS. Its other domains
+   * route nobody until proved. Absent, every domain is the operator's word and routes.
+   */
+  verifiedDomains?: readonly string[];
 }
 
 /**
@@ -100,8 +114,18 @@ export interface Connection {
   readonly protocol: ProviderDefinition;
   readonly organization: string;
   readonly displayName: string;
-  /** Normalized `Domains` entries. */
+  /** Normalized `Domains` entries that route: the operator's, or proved through DNS. */
   readonly domains: readonly string[];
+  /**
+   * Normalized `Domains` entries of a catalog-managed connection not proved yet: discovery
+   * ignores them, no other connection is kept from them, and a sign-in for one is refused
+   * `idp.domain_not_verified`.
+   */
+  readonly pendingDomains: readonly string[];
+  /** Written through the administration API (the catalog): the API may change it; the operator's it may not. */
+  readonly managed: boolean;
+  /** `Activated`: false while it is set up; it then routes nobody and starts only the setup portal's test sign-ins. */
+  readonly activated: boolean;
   readonly showOnLoginPage: boolean;
   readonly sendLoginHint: boolean;
   readonly claimMappings: Readonly<ClaimMappings>;

@@ -6,8 +6,8 @@
  * that exact record, and it stops routing again when the record has been missing on several
  * periodic re-checks in a row (the domain was sold, or the customer left). These are the pure
  * rules: the record to publish, what counts as finding it, and the state each check leads to
- * with the audit events it yields. The look-up is the TxtRecords port; nothing here is wired
- * into discovery yet.
+ * with the audit events it yields. The look-up is the TxtRecords port; the administration
+ * API and the periodic re-check apply these rules (application/administration/).
  */
 import { normalizeDomainPattern } from './email-domain.js';
 

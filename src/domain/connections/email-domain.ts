@@ -7,11 +7,28 @@
 export function normalizeDomain(value: string): string | undefined {
   const trimmed = value.trim().replace(/\.$/, '');
   if (trimmed === '' || trimmed.length > 253 || /[\s/\\?#@:[\]%]/.test(trimmed)) return undefined;
-  if (!URL.canParse(`http://${trimmed}/`)) return undefined;
-  const host = new URL(`http://${trimmed}/`).hostname;
+  const host = isHostAsParsed(trimmed) ? trimmed : hostOf(trimmed);
+  if (host === undefined) return undefined;
   // An IP address is no mail domain of an organization; a name needs a dot (`example.com`).
   if (/^[\d.]+$/.test(host) || host.startsWith('[') || !host.includes('.')) return undefined;
   return /^[a-z0-9.-]+$/.test(host) && host.split('.').every(isLabel) ? host : undefined;
+}
+
+function hostOf(domain: string): string | undefined {
+  return URL.canParse(`http://${domain}/`) ? new URL(`http://${domain}/`).hostname : undefined;
+}
+
+/**
+ * True when URL host parsing would give `domain` back unchanged, so it need not run (it is
+ * most of the cost of reading a connection's domains, and a catalog holds thousands): labels
+ * of lower-case ASCII letters, digits and "-" map to themselves (UTS #46), unless one is
+ * punycode (`xn--`, which the parser decodes to check) or the last is a number (digits
+ * only, or `0x...`: the parser reads the host as an IPv4 address).
+ */
+function isHostAsParsed(domain: string): boolean {
+  if (!/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/.test(domain) || domain.startsWith('xn--') || domain.includes('.xn--'))
+    return false;
+  return !/^(?:\d+|0x.*)$/.test(domain.slice(domain.lastIndexOf('.') + 1));
 }
 
 function isLabel(label: string): boolean {

@@ -9,8 +9,10 @@ import { emailDomain } from './email-domain.js';
 export interface OrganizationBinding {
   connection: string;
   organization: string;
-  /** Normalized `Domains` patterns. */
+  /** Normalized `Domains` patterns that route (the operator's, or proved through DNS). */
   domains: readonly string[];
+  /** Normalized `Domains` patterns still waiting for their DNS proof: a sign-in for one is refused until proved. */
+  pendingDomains: readonly string[];
   /** The provider's role or group value -> organization role (`RoleMappings`). */
   roleMappings: Readonly<Record<string, string>>;
   /** The provider's role, group or permission value -> organization permission (`PermissionMappings`). */
@@ -20,7 +22,8 @@ export interface OrganizationBinding {
 }
 
 /** Why a sign-in through a connection is refused: a stable code each. */
-export type OrganizationRefusal = 'idp.email_missing' | 'idp.email_unverified' | 'idp.domain_not_allowed';
+export type OrganizationRefusal =
+  'idp.email_missing' | 'idp.email_unverified' | 'idp.domain_not_allowed' | 'idp.domain_not_verified';
 
 /**
  * The rule that keeps one organization's identity provider from signing in another
@@ -41,11 +44,17 @@ export function organizationRefusal(
   if (narrowClaimValues(rawClaims.email_verified).some((value) => value.toLowerCase() === 'false')) {
     return 'idp.email_unverified';
   }
-  const inDomains = (address: string) => {
+  const covered = (patterns: readonly string[]) => (address: string) => {
     const found = emailDomain(address);
-    return 'domain' in found && binding.domains.some((pattern) => DomainOwners.covers(pattern, found.domain));
+    return 'domain' in found && patterns.some((pattern) => DomainOwners.covers(pattern, found.domain));
   };
-  return addresses.every(inDomains) ? undefined : 'idp.domain_not_allowed';
+  if (addresses.every(covered(binding.domains))) return undefined;
+  // An address in a domain the organization added but has not proved yet: told apart, so its
+  // administrator knows to publish the record rather than to look for a wrong domain.
+  const provedOrPending = [...binding.domains, ...binding.pendingDomains];
+  return binding.pendingDomains.length > 0 && addresses.every(covered(provedOrPending))
+    ? 'idp.domain_not_verified'
+    : 'idp.domain_not_allowed';
 }
 
 /**
@@ -114,7 +123,14 @@ const ORGANIZATION_REFUSALS: Readonly<Record<OrganizationRefusal, string>> = {
     "The organization's identity provider says your e-mail address is not verified, so this sign-in cannot be accepted here.",
   'idp.domain_not_allowed':
     "Your e-mail address is not in one of this organization's domains: sign in through your own organization's identity provider.",
+  'idp.domain_not_verified':
+    "Your e-mail address is in a domain this organization has added but not yet proved it owns, so no one can sign in with it here yet. Your administrator finishes the domain's verification in the organization's setup.",
 };
+
+/** What a person is told of a refusal, in words (the setup portal's test shows it too). */
+export function organizationRefusalReason(refusal: OrganizationRefusal): string {
+  return ORGANIZATION_REFUSALS[refusal];
+}
 
 /**
  * A connection's sign-in, checked and bound: refused (a safe GatehouseError with the

@@ -93,12 +93,13 @@ export function readConnection(
   checkRoleMappings(section.RoleMappings, key('RoleMappings'), problems);
   checkRoleMappings(section.PermissionMappings, key('PermissionMappings'), problems);
   const allowConsumer = section.AllowConsumerDomains === true;
-  const domains = readDomains(section.Domains, allowConsumer, context, key('Domains'), problems);
+  const declaredDomains = readDomains(section.Domains, allowConsumer, context, key('Domains'), problems);
+  const { domains, pendingDomains } = splitByProof(declaredDomains, declaration.verifiedDomains);
 
   const displayName =
     typeof section.DisplayName === 'string' && section.DisplayName.trim() !== '' ? section.DisplayName : name;
   const settings = {
-    ...structuredClone(protocol.defaults),
+    ...copyOfDefaults(protocol.defaults),
     ...derivedPaths,
     ...protocolKeys,
     Enabled: true,
@@ -119,6 +120,9 @@ export function readConnection(
       organization,
       displayName,
       domains,
+      pendingDomains,
+      managed: declaration.verifiedDomains !== undefined,
+      activated: section.Activated !== false,
       showOnLoginPage: section.ShowOnLoginPage === true,
       sendLoginHint:
         typeof section.SendLoginHint === 'boolean' ? section.SendLoginHint : CONNECTION_KEY_DEFAULTS.SendLoginHint,
@@ -130,9 +134,29 @@ export function readConnection(
       issuer: issuer?.value ?? '',
       issuerSetting: issuer?.key ?? '',
       origin: declaration.origin,
-      fingerprint: JSON.stringify([name, Object.entries(section).sort(([a], [b]) => (a < b ? -1 : 1))]),
+      // The proofs are part of it: a domain verified changes what routes though no key changed.
+      fingerprint: JSON.stringify([
+        name,
+        Object.entries(section).sort(([a], [b]) => (a < b ? -1 : 1)),
+        declaration.verifiedDomains ?? null,
+      ]),
     },
   };
+}
+
+/**
+ * The declared domains that route and those waiting for their DNS proof: all route when
+ * the declaration is the operator's (no proofs given). A wildcard (`*.example.com`) is
+ * proved by its base domain's record, so it routes once the base is verified.
+ */
+function splitByProof(
+  declared: readonly string[],
+  verified: readonly string[] | undefined,
+): { domains: string[]; pendingDomains: string[] } {
+  if (verified === undefined) return { domains: [...declared], pendingDomains: [] };
+  const proved = new Set(verified);
+  const routes = (pattern: string) => proved.has(pattern.startsWith('*.') ? pattern.slice(2) : pattern);
+  return { domains: declared.filter(routes), pendingDomains: declared.filter((pattern) => !routes(pattern)) };
 }
 
 function readDomains(
@@ -196,4 +220,35 @@ function readMappings(value: unknown): ClaimMappings {
   return Object.fromEntries(
     Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
+}
+
+/**
+ * A protocol's defaults as a connection's own: a copy whose arrays (`Scopes`) and objects
+ * are copies too, so that no connection shares them with another or with the defaults.
+ * The defaults are JSON values: a spread and a copy of the few that are not primitives
+ * costs a fraction of `structuredClone`, and every connection of a catalog pays it at start.
+ */
+function copyOfDefaults(defaults: ProviderCommonSettings): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...defaults };
+  for (const key of nestedKeysOf(defaults)) copy[key] = copyOfValue(copy[key]);
+  return copy;
+}
+
+const nestedKeysByDefaults = new WeakMap<object, readonly string[]>();
+
+function nestedKeysOf(defaults: object): readonly string[] {
+  let keys = nestedKeysByDefaults.get(defaults);
+  if (!keys) {
+    keys = Object.entries(defaults)
+      .filter(([, value]) => typeof value === 'object' && value !== null)
+      .map(([key]) => key);
+    nestedKeysByDefaults.set(defaults, keys);
+  }
+  return keys;
+}
+
+function copyOfValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyOfValue);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyOfValue(item)]));
 }

@@ -28,10 +28,21 @@ export function unclaimableDomains(lists: DomainLists): (pattern: string) => Unc
   const aboveConsumer = new Set<string>();
   for (const domain of consumer)
     for (let above = parentOf(domain); above; above = parentOf(above)) aboveConsumer.add(above);
+  // A connection lists a domain and the wildcard over it (`acme.com`, `*.acme.com`), one
+  // after the other: the suffix list is read once for both.
+  let lastBase: string | undefined;
+  let lastIsSuffix = false;
+  const isPublicSuffix = (base: string) => {
+    if (base !== lastBase) {
+      lastIsSuffix = lists.isPublicSuffix(base);
+      lastBase = base;
+    }
+    return lastIsSuffix;
+  };
   return (pattern) => {
     const wildcard = pattern.startsWith('*.');
     const base = wildcard ? pattern.slice(2) : pattern;
-    if (lists.isPublicSuffix(base)) return 'public-suffix';
+    if (isPublicSuffix(base)) return 'public-suffix';
     if (wildcard && aboveConsumer.has(base)) return 'consumer-mail';
     for (let domain: string | undefined = base; domain !== undefined; domain = parentOf(domain)) {
       if (consumer.has(domain)) return 'consumer-mail';

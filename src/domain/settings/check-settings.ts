@@ -4,6 +4,8 @@ import { ownedPathsOf, type ProviderDefinition } from '../providers/provider-def
 import { CONNECTIONS_PATH_PREFIX, connectionIdInPath } from '../connections/connection.js';
 import { checkProvider } from './provider-rules.js';
 import { checkRedis } from './redis-rules.js';
+import { checkAdministration } from './administration-rules.js';
+import { checkDirectory } from './directory-rules.js';
 import { IPV6_PREFIX_LENGTHS } from '../client-key.js';
 import type { Environment, ProjectTemplateSettings, ProviderKey } from './settings.js';
 import { CLOSING_SECONDS, MAX_SHUTDOWN_DRAIN_SECONDS, TERMINATION_GRACE_SECONDS } from './shutdown-timing.js';
@@ -24,6 +26,11 @@ export interface SettingsContext {
   providers: readonly ProviderDefinition[];
   /** True when a routed application endpoint answers at this path (callback paths must not collide). */
   isRoutedPath: (path: string) => boolean;
+  /**
+   * Whether this Node.js has node:sqlite, the embedded directory store's (bootstrap finds out
+   * when the settings use that store). Not given: taken as present.
+   */
+  embeddedDirectoryStore?: boolean;
 }
 
 const COOKIE_SCHEME = 'Cookies';
@@ -56,6 +63,8 @@ export function checkSettings(settings: ProjectTemplateSettings, context: Settin
     ...checkSchemes(settings),
     ...checkHosting(settings, context.environment),
     ...checkSession(settings, context.environment),
+    ...checkAdministration(settings, context.environment),
+    ...checkDirectory(settings, context.embeddedDirectoryStore),
     ...checkUnknownKeys(settings, context.unknownKeys),
   ];
 }

@@ -1,3 +1,8 @@
+import {
+  DEFAULT_MISSES_BEFORE_UNVERIFIED,
+  DEFAULT_RECORD_NAME_PREFIX,
+  DEFAULT_RECORD_VALUE_PREFIX,
+} from '../connections/domain-verification.js';
 import type { ProviderDefinition } from '../providers/provider-definition.js';
 import type { ProjectTemplateSettings } from './settings.js';
 
@@ -58,5 +63,26 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
     },
     Logging: { Level: 'info' },
     Telemetry: { Enabled: false, Metrics: true, Traces: true, PrometheusPort: -1, PrometheusHost: '127.0.0.1' },
+    Database: { ConnectionString: '', Migrate: true },
+    Administration: {
+      Enabled: false,
+      ManagePermission: 'connections.manage',
+      ApiKeys: [],
+      EncryptionKeys: [],
+      AllowPrivateNetworks: false,
+      DnsServers: [],
+      DomainRecordPrefix: DEFAULT_RECORD_NAME_PREFIX,
+      DomainValuePrefix: DEFAULT_RECORD_VALUE_PREFIX,
+      DomainRecheckSeconds: 86_400,
+      DomainMissesBeforeUnverified: DEFAULT_MISSES_BEFORE_UNVERIFIED,
+    },
+    Directory: {
+      Enabled: false,
+      RequestsPerMinute: 1_200,
+      FailedAuthenticationsPerMinute: 20,
+      MaxBodyBytes: 2_000_000,
+      EmbeddedFile: 'data/directory.sqlite',
+      ChangeRetentionDays: 30,
+    },
   };
 }

@@ -148,6 +148,63 @@ export interface ProjectTemplateSettings {
   Session: SessionSettings;
   Logging: LoggingSettings;
   Telemetry: TelemetrySettings;
+  Database: DatabaseSettings;
+  Administration: AdministrationSettings;
+  Directory: DirectorySettings;
+}
+
+/** The PostgreSQL database of the connection catalog (docs/connections.md, Running on PostgreSQL). */
+export interface DatabaseSettings {
+  /** A libpq URL (`postgresql://user:password@host/db`); empty: no database. `DATABASE_URL` is read when this is not set. */
+  ConnectionString: string;
+  /** Run the catalog's pending migrations at start (under a lock); off for teams that migrate in their pipeline (`npm run db:migrate`). */
+  Migrate: boolean;
+}
+
+/** The administration API (`/api/admin/`): connections managed while the application runs (docs/connections.md). */
+export interface AdministrationSettings {
+  /** Serve the administration API. Off by default. */
+  Enabled: boolean;
+  /** The permission (in `Authorization:PermissionClaimType`) the `ManageConnections` policy asks of signed-in staff. */
+  ManagePermission: string;
+  /** Lowercase hex SHA-256 of each API key a provisioning job may present (`Authorization: Bearer <key>`): `npm run admin:new-api-key` prints one. */
+  ApiKeys: string[];
+  /** Base64 of 32 random bytes each: the first seals the secrets the API stores, every one opens them (`npm run connections:new-key`). */
+  EncryptionKeys: string[];
+  /** Let the pre-flight fetch from loopback, private, link-local and cloud-metadata addresses (the demo and tests only). */
+  AllowPrivateNetworks: boolean;
+  /** `host:port` DNS servers the domain checks ask; empty: the system's resolver. */
+  DnsServers: string[];
+  /** The first label of a domain's TXT record name: `<prefix>.<domain>`. */
+  DomainRecordPrefix: string;
+  /** What the TXT record's value starts with, before the token. */
+  DomainValuePrefix: string;
+  /** Seconds between two checks of a verified domain's record. */
+  DomainRecheckSeconds: number;
+  /** Re-checks in a row that miss the record before the domain is un-verified. */
+  DomainMissesBeforeUnverified: number;
+}
+
+/** Directory sync: organizations' identity providers push their people and groups over SCIM 2.0 (docs/directory-sync.md). */
+export interface DirectorySettings {
+  /** Serve `/scim/v2/{organization}/` and the tokens' administration endpoints. Off by default; needs the administration API. */
+  Enabled: boolean;
+  /** SCIM requests one token may make per minute before 429. */
+  RequestsPerMinute: number;
+  /** Refused SCIM credentials one client (an IPv6 client by its network) may present per minute; past it, 429 before any token is looked up. */
+  FailedAuthenticationsPerMinute: number;
+  /** The largest request body read, in bytes (413 beyond, before any parsing). */
+  MaxBodyBytes: number;
+  /**
+   * The SQLite file of the embedded directory store, used when `Database:ConnectionString` is
+   * empty (absolute, or relative to the project folder; made with its folder at start).
+   */
+  EmbeddedFile: string;
+  /**
+   * How long the feed of directory changes keeps a change, in days: older ones are removed
+   * (hourly, by every instance). A subscriber must resume within it.
+   */
+  ChangeRetentionDays: number;
 }
 
 /** OpenTelemetry metrics and traces (docs/operations.md, Telemetry); the OTEL_* variables take part too (docs/configuration.md). */

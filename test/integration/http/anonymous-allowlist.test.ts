@@ -24,6 +24,33 @@ const REVIEWED_ANONYMOUS = [
  */
 const REVIEWED_WITH_CONNECTIONS = '/External/Discover';
 
+/**
+ * Where the administration API is on, the setup portal (docs/connections.md, The setup
+ * portal): a customer's IT admin has no account here, so its pages are anonymous to the
+ * application's authorization, and each but the link's own page and the test's landing page
+ * is behind the portal's guard (its own session, for one organization). Reviewed with the portal.
+ */
+const REVIEWED_WITH_PORTAL = [
+  '/setup/link/{token}',
+  '/setup/portal',
+  '/setup/portal/end',
+  '/setup/portal/provider',
+  '/setup/portal/service-provider',
+  '/setup/portal/service-provider/metadata.xml',
+  '/setup/portal/identity-provider',
+  '/setup/portal/identity-provider/check',
+  '/setup/portal/domains',
+  '/setup/portal/domains/verify',
+  '/setup/portal/domains/remove',
+  '/setup/portal/test',
+  '/setup/portal/test/result',
+  '/setup/portal/activate',
+  '/setup/portal/attempts',
+  '/setup/portal/help',
+];
+/** The portal's pages that answer without a portal session: the link's own, and where a test sign-in lands (it asks for one). */
+const PORTAL_WITHOUT_GUARD = ['/setup/link/{token}', '/setup/portal/test/result'];
+
 /** Routes with anonymous metadata that are not on the allowlist, and allowlisted routes that are gone. */
 function allowlistDifference(
   endpoints: readonly Endpoint[],
@@ -45,7 +72,13 @@ describe('anonymous endpoints', () => {
       running = await startGatehouseAsConfigured();
       const { Connections, ConnectionsDirectory } = running.gatehouse.settings.Authentication;
       const connectionsOn = ConnectionsDirectory !== '' || Object.keys(Connections).length > 0;
-      reviewed = connectionsOn ? [...REVIEWED_ANONYMOUS, REVIEWED_WITH_CONNECTIONS] : REVIEWED_ANONYMOUS;
+      // A project made with `--database postgres` has the administration API on, and its setup portal.
+      const portalOn = running.gatehouse.settings.Administration.Enabled;
+      reviewed = [
+        ...REVIEWED_ANONYMOUS,
+        ...(connectionsOn ? [REVIEWED_WITH_CONNECTIONS] : []),
+        ...(portalOn ? REVIEWED_WITH_PORTAL : []),
+      ];
     });
     after(() => running?.close());
 
@@ -119,6 +152,34 @@ describe('anonymous endpoints', () => {
       expect(
         allowlistDifference(running.gatehouse.endpoints, [...REVIEWED_ANONYMOUS, REVIEWED_WITH_CONNECTIONS]),
       ).to.deep.equal({ unreviewed: [], missing: [] });
+    });
+  });
+
+  describe('with the administration API on (its setup portal)', () => {
+    let running: RunningGatehouse;
+    let folder: string;
+    before(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'gatehouse-connections-'));
+      running = await startGatehouse({
+        ProjectTemplate__Authentication__ConnectionsDirectory: folder,
+        ProjectTemplate__Administration__Enabled: 'true',
+      });
+    });
+    after(async () => {
+      await running.close();
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('are the reviewed allowlist, the e-mail form and the setup portal, each reviewed with its feature', () => {
+      const reviewed = [...REVIEWED_ANONYMOUS, REVIEWED_WITH_CONNECTIONS, ...REVIEWED_WITH_PORTAL];
+      expect(allowlistDifference(running.gatehouse.endpoints, reviewed)).to.deep.equal({ unreviewed: [], missing: [] });
+    });
+
+    it("keep every portal page but the link's and the test's landing behind the portal's guard", () => {
+      const unguarded = running.gatehouse.endpoints
+        .filter((endpoint) => endpoint.path.startsWith('/setup/') && endpoint.authenticate === undefined)
+        .map((endpoint) => routeTemplate(endpoint.path));
+      expect([...new Set(unguarded)].sort()).to.deep.equal([...PORTAL_WITHOUT_GUARD].sort());
     });
   });
 });

@@ -34,11 +34,14 @@ describe('new project: the command', function () {
 
     it('for an unknown --authProvider, listing the valid ones', async () => {
       const before = snapshot(folder);
-      const result = await generator(['my-app', '--authProvider', 'okta'], folder);
-      expect(result.status).to.equal(1);
-      expect(result.stderr).to.contain(
-        `--authProvider "okta" is not a choice; the choices are ${Object.keys(AUTH_CHOICES).join(', ')}`,
-      );
+      // `constructor`: a name every object inherits is no choice either.
+      for (const unknown of ['okta', 'constructor']) {
+        const result = await generator(['my-app', '--authProvider', unknown], folder);
+        expect(result.status).to.equal(1);
+        expect(result.stderr).to.contain(
+          `--authProvider "${unknown}" is not a choice; the choices are ${Object.keys(AUTH_CHOICES).join(', ')}`,
+        );
+      }
       expect(snapshot(folder)).to.deep.equal(before);
     });
 
@@ -64,6 +67,29 @@ describe('new project: the command', function () {
       }
     });
 
+    it('for an unknown --database, listing the choices', async () => {
+      const before = snapshot(folder);
+      const result = await generator(['my-app', '--authProvider', 'connections', '--database=mysql'], folder);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.contain('--database "mysql" is not a choice; the choices are none, postgres');
+      expect(snapshot(folder)).to.deep.equal(before);
+    });
+
+    it('for --database postgres with any --authProvider but connections, the default included', async () => {
+      const before = snapshot(folder);
+      for (const args of [
+        ['my-app', '--database', 'postgres'],
+        ['my-app', '--authProvider=oidc', '--database=postgres'],
+      ]) {
+        const result = await generator(args, folder);
+        expect(result.status, JSON.stringify(args)).to.equal(1);
+        expect(result.stderr, JSON.stringify(args)).to.match(
+          /--database postgres needs --authProvider connections: .* --authProvider (cookies|oidc) has none/,
+        );
+      }
+      expect(snapshot(folder)).to.deep.equal(before);
+    });
+
     it('with every reason at once', async () => {
       mkdirSync(join(folder, 'taken'));
       writeFileSync(join(folder, 'taken', 'notes.txt'), 'mine\n');
@@ -76,7 +102,13 @@ describe('new project: the command', function () {
 
     it('with status 2 for a command line it does not understand', async () => {
       const before = snapshot(folder);
-      for (const args of [[], ['my-app', '--auth', 'none'], ['a', 'b'], ['my-app', '--name']]) {
+      for (const args of [
+        [],
+        ['my-app', '--auth', 'none'],
+        ['a', 'b'],
+        ['my-app', '--name'],
+        ['my-app', '--database', 'postgres', '--database', 'postgres'],
+      ]) {
         const result = await generator(args, folder);
         expect(result.status, JSON.stringify(args)).to.equal(2);
         expect(result.stderr, JSON.stringify(args)).to.contain('Run with --help for the usage.');
@@ -123,6 +155,17 @@ describe('new project: the command', function () {
     expect(result.status, result.stderr).to.equal(0);
     expect(result.stdout).not.to.contain('ProjectTemplate__');
     expect(result.stdout).to.contain('with authentication off (README.md says what that means)');
+  });
+
+  it('says for --database postgres that the API is on, where it writes until there is a database, and where to read on', async () => {
+    const result = await generator(['saas', '--authProvider', 'connections', '--database', 'postgres'], folder);
+    expect(result.status, result.stderr).to.equal(0);
+    const said = result.stdout.replace(/\s+/g, ' ');
+    expect(said).to.contain(
+      'The administration API is on (--database postgres); it writes into connections/ until DATABASE_URL',
+    );
+    expect(said).to.contain('README.md, "Connections in PostgreSQL"');
+    expect(said).not.to.contain('ProjectTemplate__');
   });
 
   it('through `npm run new`, resolves the target from where the command was typed', async () => {

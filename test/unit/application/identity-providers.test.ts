@@ -162,6 +162,7 @@ describe('IdentityProviders: every provider, found the ways the house asks', () 
       connection: 'Globex',
       organization: 'globex',
       domains: ['globex.com', '*.globex.eu'],
+      pendingDomains: [],
       roleMappings: {},
       permissionMappings: {},
       grantsDeploymentRoles: false,

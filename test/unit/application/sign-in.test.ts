@@ -9,6 +9,7 @@ import { ProviderSessions } from '../../../src/application/sign-in/provider-sess
 import { SignInRecords } from '../../../src/application/sign-in/sign-in-records.js';
 import { BeginSignIn } from '../../../src/application/use-cases/begin-sign-in.js';
 import { CompleteSignIn } from '../../../src/application/use-cases/complete-sign-in.js';
+import { PortalTestResults } from '../../../src/application/portal/test-results.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { defaultSettings } from '../../../src/domain/settings/default-settings.js';
 import type { ProjectTemplateSettings } from '../../../src/domain/settings/settings.js';
@@ -63,6 +64,7 @@ describe('BeginSignIn and CompleteSignIn', () => {
       new EndedProviderSessions(store),
       new NoTelemetry(),
       stepUps,
+      new PortalTestResults(pending, clock),
     );
   }
 

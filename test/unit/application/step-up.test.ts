@@ -11,6 +11,7 @@ import { SessionIndex } from '../../../src/application/sign-in/session-index.js'
 import { STEP_UP_CLOCK_SKEW_MS, STEP_UP_REPEAT_WINDOW_MS, StepUps } from '../../../src/application/sign-in/step-ups.js';
 import { BeginSignIn } from '../../../src/application/use-cases/begin-sign-in.js';
 import { CompleteSignIn } from '../../../src/application/use-cases/complete-sign-in.js';
+import { PortalTestResults } from '../../../src/application/portal/test-results.js';
 import { MemorySessionStore } from '../../../src/adapters/session/memory-session-store.js';
 import { provenAuthentication } from '../../../src/domain/authorization/authentication-need.js';
 import {
@@ -76,6 +77,7 @@ describe('step-up (BeginSignIn and CompleteSignIn)', () => {
       new EndedProviderSessions(store),
       new NoTelemetry(),
       stepUps,
+      new PortalTestResults(pending, clock),
     );
     // Signed in an hour ago with a password.
     provider.identity = {

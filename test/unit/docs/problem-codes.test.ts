@@ -51,3 +51,23 @@ describe('docs/http-surface.md', () => {
     expect([...onPage].filter((code) => !inSource.has(code)).sort()).to.deep.equal([]);
   });
 });
+
+/** The administration API's own families; the audit events' names (`connection.created` ...) are events, not problems. */
+const ADMIN_FAMILIES = ['connection', 'domain', 'catalog', 'secrets', 'admin'];
+const ADMIN_CODE = new RegExp(`^(?:${ADMIN_FAMILIES.join('|')})\\.[a-z_]+$`);
+
+describe("docs/http-surface.md: the administration API's problems", () => {
+  it('names every code of its families the code can emit, audit event names aside', async () => {
+    const { AUDIT_EVENT_TYPES } = await import('../../../src/application/ports/audit-log.js');
+    const events: ReadonlySet<string> = new Set(AUDIT_EVENT_TYPES);
+    const inSource = new Set<string>();
+    for (const file of sourceFiles(join(root, 'src'))) {
+      for (const [, literal = ''] of readFileSync(file, 'utf8').matchAll(/['"`]([a-z]+\.[a-z_]+)['"`]/g))
+        if (ADMIN_CODE.test(literal) && !events.has(literal)) inSource.add(literal);
+    }
+    const page = readDoc('docs/http-surface.md');
+    const onPage = new Set([...page.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((match) => match[1] ?? ''));
+    expect([...inSource]).to.include.members(['connection.version_conflict', 'domain.taken', 'catalog.unavailable']);
+    expect([...inSource].filter((code) => !onPage.has(code)).sort()).to.deep.equal([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { AUTH_CHOICES } from '../../../scripts/new-project/auth-choices.mjs';
 import { parseCommandLine, usage } from '../../../scripts/new-project/command-line.mjs';
+import { DATABASE_CHOICES } from '../../../scripts/new-project/database-choice.mjs';
 
 describe('new project: the command line', () => {
   const cases: Array<[string[], ReturnType<typeof parseCommandLine>]> = [
@@ -22,6 +23,16 @@ describe('new project: the command line', () => {
     [['a', '--name'], { kind: 'error', message: '--name needs a value' }],
     [['a', '--name', '--authProvider', 'none'], { kind: 'error', message: '--name needs a value' }],
     [['a', '--name', 'x', '--name=y'], { kind: 'error', message: '--name is given twice' }],
+    [
+      ['a', '--authProvider', 'connections', '--database', 'postgres'],
+      { kind: 'run', target: 'a', authProvider: 'connections', database: 'postgres' },
+    ],
+    [['--database=postgres', 'a'], { kind: 'run', target: 'a', database: 'postgres' }],
+    // The value is judged with the others, all at once (plan-project.mjs), not here.
+    [['a', '--database', 'mysql'], { kind: 'run', target: 'a', database: 'mysql' }],
+    [['a', '--database', 'postgres', '--database=none'], { kind: 'error', message: '--database is given twice' }],
+    [['a', '--database'], { kind: 'error', message: '--database needs a value' }],
+    [['a', '--database', '--name', 'x'], { kind: 'error', message: '--database needs a value' }],
   ];
   for (const [args, expected] of cases) {
     it(`reads ${JSON.stringify(args)}`, () => {
@@ -35,5 +46,17 @@ describe('new project: the command line', () => {
     expect(text).to.contain('npm exec --package=<gatehouse tarball> -- create-gatehouse <target-dir>');
     for (const [name, choice] of Object.entries(AUTH_CHOICES))
       expect(text).to.contain(`${name}`).and.contain(choice.summary);
+  });
+
+  it('prints --database with its default and each choice with what it does', () => {
+    const text = usage();
+    expect(text).to.contain('[--authProvider <choice>] [--database <choice>]');
+    expect(text).to.contain('--database <choice>').and.contain('(default: none)');
+    const lines = text.split('\n').map((line) => line.trim());
+    for (const [name, choice] of Object.entries(DATABASE_CHOICES))
+      expect(
+        lines.some((line) => line.startsWith(`${name} `) && line.endsWith(choice.summary)),
+        name,
+      ).to.equal(true);
   });
 });

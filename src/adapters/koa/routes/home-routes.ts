@@ -20,6 +20,8 @@ export interface HomeRouteDeps {
   posture: { authenticationEnabled: boolean; requireAuthenticatedUserByDefault: boolean };
   /** The time, for policies on the age of the sign-in. */
   now: () => number;
+  /** Directory sync is on: the page links the person's organization's people. */
+  peoplePage?: boolean;
 }
 
 /** `GET /`: the starter page. No metadata, so the fallback policy decides who sees it. */
@@ -52,6 +54,11 @@ export function homeRoutes(deps: HomeRouteDeps): Endpoint[] {
             organization === undefined
               ? undefined
               : RoutePaths.organizationAppInfo.replace(':organization', encodeURIComponent(organization)),
+          organization,
+          organizationPeople:
+            organization === undefined || !deps.peoplePage
+              ? undefined
+              : RoutePaths.organizationPeople.replace(':organization', encodeURIComponent(organization)),
           // The link is a convenience; /Admin checks the policy again whoever follows it, and
           // asks for a stronger sign-in first when only that is missing (step-up).
           showAdministration: reachablePolicies(deps.policies, principal, now).includes(PolicyNames.AdministratorRole),

@@ -126,7 +126,8 @@ describe('SecretSealer', () => {
       ['another version', withPart(sealed, 0, 'gh2')],
       ['no version', sealed.slice(sealed.indexOf('.') + 1)],
       ['a fifth part', `${sealed}.AAAA`],
-      ['a key id in capitals', withPart(sealed, 1, keyId.toUpperCase())],
+      // A key id of digits alone has no capitals: its first character is made a capital letter so the case is never the valid id.
+      ['a key id in capitals', withPart(sealed, 1, `F${keyId.slice(1).toUpperCase()}`)],
       ['a short key id', withPart(sealed, 1, keyId.slice(1))],
       ['a short nonce', withPart(sealed, 2, nonce.slice(4))],
       ['a nonce with a character too many (a lax decoder drops it)', withPart(sealed, 2, `${nonce}A`)],

@@ -186,6 +186,33 @@ describe('ConnectionAdapters: one adapter per connection, built on first use', (
       expect(await adapters.report()).to.deep.equal({ Acme: 'up', Globex: 'idle' });
     });
 
+    it('says pending for a declaration deferred at start and not checked yet, and checks none to say so', async () => {
+      const section = oidcSection('initech', ['initech.com']);
+      let declared = 0;
+      registry.defer([
+        {
+          name: 'Initech',
+          origin: 'database:initech',
+          keys: section,
+          provedDomains: ['initech.com'],
+          declare: () => {
+            declared++;
+            return {
+              name: 'Initech',
+              origin: 'database:initech',
+              section,
+              problems: [],
+              verifiedDomains: ['initech.com'],
+            };
+          },
+        },
+      ]);
+      expect(await adapters.report()).to.deep.equal({ Acme: 'idle', Globex: 'idle', Initech: 'pending' });
+      expect(declared).to.equal(0);
+      registry.checkDeferred(1);
+      expect(await adapters.report()).to.deep.equal({ Acme: 'idle', Globex: 'idle', Initech: 'idle' });
+    });
+
     it('forgets a removed connection', async () => {
       registry.apply([{ kind: 'removed', name: 'Globex', origin: '/srv/connections/Globex.json' }]);
       expect(await adapters.report()).to.deep.equal({ Acme: 'idle' });

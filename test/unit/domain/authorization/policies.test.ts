@@ -19,6 +19,7 @@ describe('PolicyNames', () => {
       AuthenticatedUser: 'application.AuthenticatedUser',
       AdministratorRole: 'application.Role.Administrator',
       ManageApplicationPermission: 'application.Permission.ManageApplication',
+      ManageConnections: 'application.Permission.ManageConnections',
     });
   });
 });
@@ -103,14 +104,23 @@ describe('PolicyRegistry', () => {
 });
 
 describe('builtInPolicies', () => {
-  it('registers the three contract policies, each starting from the authenticated baseline', () => {
+  it("registers the three contract policies and the administration API's, each starting from the authenticated baseline", () => {
     const policies = builtInPolicies(starterAuthorization).list();
     expect(policies.map((policy) => policy.name)).to.deep.equal([
       PolicyNames.AuthenticatedUser,
       PolicyNames.AdministratorRole,
       PolicyNames.ManageApplicationPermission,
+      PolicyNames.ManageConnections,
     ]);
     for (const policy of policies) expect(policy.requirements[0]).to.deep.equal({ kind: 'authenticated' });
+  });
+
+  it('gives ManageConnections the permission Administration:ManagePermission names, for the deployment only', () => {
+    const policy = builtInPolicies(starterAuthorization, 'catalog.write').get(PolicyNames.ManageConnections);
+    expect(policy?.requirements.at(-1)).to.deep.equal(
+      requirePermission(starterAuthorization.PermissionClaimType, ['catalog.write']),
+    );
+    expect(policy?.requirements.at(-1)).to.include({ deploymentOnly: true });
   });
 
   it('reads RoleClaimType/AdministratorRoles and PermissionClaimType/ManageApplicationPermissions', () => {

@@ -59,6 +59,51 @@ describe('email domains (connections)', () => {
     }
   });
 
+  describe('normalizeDomain: the same as URL host parsing gives, whether it runs or not', () => {
+    // What normalizeDomain was before it skipped the parser for domains already in its
+    // spelling: the parser on every value.
+    const byParser = (value: string): string | undefined => {
+      const trimmed = value.trim().replace(/\.$/, '');
+      if (trimmed === '' || trimmed.length > 253 || /[\s/\\?#@:[\]%]/.test(trimmed)) return undefined;
+      if (!URL.canParse(`http://${trimmed}/`)) return undefined;
+      const host = new URL(`http://${trimmed}/`).hostname;
+      if (/^[\d.]+$/.test(host) || host.startsWith('[') || !host.includes('.')) return undefined;
+      const isLabel = (label: string) =>
+        label.length >= 1 && label.length <= 63 && !label.startsWith('-') && !label.endsWith('-');
+      return /^[a-z0-9.-]+$/.test(host) && host.split('.').every(isLabel) ? host : undefined;
+    };
+    // Labels the skipped parser would have read otherwise: numbers it takes for IPv4
+    // (decimal, octal, hexadecimal), punycode it decodes (valid or not), upper case, hyphens.
+    const labels = [
+      'acme',
+      'a-b',
+      '-a',
+      'a-',
+      '0',
+      '08',
+      '123',
+      '0x',
+      '0x7f',
+      '0xg',
+      '1e5',
+      'xn--bcher-kva',
+      'xn--a',
+      'xn--',
+      'Xn--bcher-kva',
+      'ACME',
+      'a'.repeat(63),
+      'a'.repeat(64),
+      'bücher',
+    ];
+    const values = labels.flatMap((first) =>
+      labels.flatMap((last) => [`${first}.${last}`, `${first}.example.${last}`, `eu.${first}.${last}`]),
+    );
+    it(`gives what the parser gives for ${values.length} two- and three-label names`, () => {
+      const differing = values.filter((value) => normalizeDomain(value) !== byParser(value));
+      expect(differing).to.deep.equal([]);
+    });
+  });
+
   describe('emailDomain: the domain of an address as a person types it', () => {
     const found: ReadonlyArray<[label: string, address: string, domain: string]> = [
       ['plain', 'ada@acme.com', 'acme.com'],

@@ -12,6 +12,7 @@ const acme: OrganizationBinding = {
   connection: 'Acme',
   organization: 'acme',
   domains: ['acme.com', '*.acme.eu'],
+  pendingDomains: [],
   roleMappings: {},
   permissionMappings: {},
   grantsDeploymentRoles: false,
