@@ -23,7 +23,11 @@ export async function openDirectoryStore(configuration: ValidatedConfiguration):
   const { SqliteDirectoryStore } = await import('../adapters/sqlite/sqlite-directory-store.js');
   const file = resolve(rootDir, settings.Directory.EmbeddedFile.trim());
   try {
-    const store = await SqliteDirectoryStore.open({ file, logger });
+    const store = await SqliteDirectoryStore.open({
+      file,
+      logger,
+      searchMsPerMinute: settings.Directory.EmbeddedSearchMsPerMinute,
+    });
     logger.info({ file }, 'directories are kept in the embedded store: this instance alone serves directory sync');
     return store;
   } catch (failure) {

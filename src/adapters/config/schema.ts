@@ -150,6 +150,7 @@ export function projectTemplateSchema(providers: readonly ProviderDefinition[]):
       FailedAuthenticationsPerMinute: number,
       MaxBodyBytes: number,
       EmbeddedFile: string,
+      EmbeddedSearchMsPerMinute: number,
       ChangeRetentionDays: number,
     }),
   });

@@ -29,6 +29,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'idp.connection_not_active': 403,
   'idp.user_deprovisioned': 403,
   'idp.directory_unavailable': 503,
+  'directory.busy': 429,
   'antiforgery.': 400,
   'idp.': 400,
   'idp.unreachable': 503,

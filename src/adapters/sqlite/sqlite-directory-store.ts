@@ -44,13 +44,19 @@ import {
   updateUser,
 } from './directory-users.js';
 import { DirectoryWatch } from './directory-watch.js';
+import { SearchBudget } from './search-budget.js';
 import { loadNodeSqlite, type SqliteDatabase } from './node-sqlite.js';
 
 export interface SqliteDirectoryStoreOptions {
   /** The file, absolute; made with its folder when absent. */
   file: string;
   logger: Logger;
+  /** Each organization's share of slow searches, in milliseconds a minute (search-budget.ts); 3,000 when not given. */
+  searchMsPerMinute?: number;
 }
+
+/** `Directory:EmbeddedSearchMsPerMinute`'s default. */
+export const DEFAULT_SEARCH_MS_PER_MINUTE = 3_000;
 
 /**
  * The organizations' directories in one SQLite file, through Node's built-in `node:sqlite`
@@ -68,13 +74,15 @@ export class SqliteDirectoryStore implements DirectoryStore {
   readonly #db: SqliteDatabase;
   readonly #logger: Logger;
   readonly #watch = new DirectoryWatch();
+  readonly #searches: SearchBudget;
   #reportedLost = false;
   #closed = false;
 
-  private constructor(file: DirectoryFile, logger: Logger) {
+  private constructor(file: DirectoryFile, logger: Logger, searchMsPerMinute: number) {
     this.#file = file;
     this.#db = file.db;
     this.#logger = logger;
+    this.#searches = new SearchBudget(searchMsPerMinute);
   }
 
   /**
@@ -91,7 +99,11 @@ export class SqliteDirectoryStore implements DirectoryStore {
         'this Node.js has no node:sqlite, which the embedded directory store needs (Node.js 22.13 or later)',
       );
     }
-    return new SqliteDirectoryStore(openDirectoryFile(DatabaseSync, options.file), options.logger);
+    return new SqliteDirectoryStore(
+      openDirectoryFile(DatabaseSync, options.file),
+      options.logger,
+      options.searchMsPerMinute ?? DEFAULT_SEARCH_MS_PER_MINUTE,
+    );
   }
 
   createUser(organization: string, attributes: UserAttributes, at: number): Promise<CreateOutcome<DirectoryUser>> {
@@ -103,7 +115,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   findUsers(organization: string, query: DirectoryQuery<UserAttribute>): Promise<DirectoryPage<DirectoryUser>> {
-    return this.#statements((db) => findUsers(db, organization, query));
+    return this.#search(organization, (db) => findUsers(db, organization, query));
   }
 
   replaceUser(
@@ -134,7 +146,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   findGroups(organization: string, query: DirectoryQuery<GroupAttribute>): Promise<DirectoryPage<DirectoryGroup>> {
-    return this.#statements((db) => findGroups(db, organization, query));
+    return this.#search(organization, (db) => findGroups(db, organization, query));
   }
 
   membersOf(organization: string, groupId: string): Promise<GroupMember[]> {
@@ -230,6 +242,28 @@ export class SqliteDirectoryStore implements DirectoryStore {
       return result;
     } catch (error) {
       throw this.#failed(error);
+    }
+  }
+
+  /**
+   * Runs a search of the organization's, within its share of slow searches (search-budget.ts):
+   * refused with `directory.busy` (429, Retry-After) once the share is spent, its time spent
+   * from the share when it was slow. Another organization's searches go on.
+   */
+  async #search<T>(organization: string, work: (db: SqliteDatabase) => T): Promise<T> {
+    const retryAfterMs = this.#searches.retryAfterMs(organization);
+    if (retryAfterMs > 0) {
+      throw new GatehouseError(
+        'directory.busy',
+        "This organization's searches that no index serves have used their share of the directory store for now; try again after the time in Retry-After, or search by userName, externalId, an e-mail or displayName eq.",
+        { safe: true, retryAfterMs },
+      );
+    }
+    const started = performance.now();
+    try {
+      return await this.#statements(work);
+    } finally {
+      this.#searches.spend(organization, performance.now() - started);
     }
   }
 

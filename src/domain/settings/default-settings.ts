@@ -82,6 +82,7 @@ export function defaultSettings(providers: readonly ProviderDefinition[]): Proje
       FailedAuthenticationsPerMinute: 20,
       MaxBodyBytes: 2_000_000,
       EmbeddedFile: 'data/directory.sqlite',
+      EmbeddedSearchMsPerMinute: 3_000,
       ChangeRetentionDays: 30,
     },
   };

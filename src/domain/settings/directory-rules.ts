@@ -3,6 +3,9 @@ import type { ProjectTemplateSettings } from './settings.js';
 
 /** Ten years: a longer retention is keeping everything, which a number of days should not pretend to bound. */
 const MAX_RETENTION_DAYS = 3_650;
+/** A share smaller than one slow search (about half a second at 100,000 users) would refuse them all. */
+const MIN_SEARCH_MS_PER_MINUTE = 500;
+const MAX_SEARCH_MS_PER_MINUTE = 60_000;
 
 /** The smallest body limit that still takes one change of 10,000 group members (about 50 bytes each). */
 const MIN_BODY_BYTES = 600_000;
@@ -44,6 +47,18 @@ export function checkDirectory(settings: ProjectTemplateSettings, embeddedStore 
     directory.ChangeRetentionDays > MAX_RETENTION_DAYS
   ) {
     problems.push(error(key('ChangeRetentionDays'), `must be a whole number of days, from 1 to ${MAX_RETENTION_DAYS}`));
+  }
+  if (
+    !Number.isInteger(directory.EmbeddedSearchMsPerMinute) ||
+    directory.EmbeddedSearchMsPerMinute < MIN_SEARCH_MS_PER_MINUTE ||
+    directory.EmbeddedSearchMsPerMinute > MAX_SEARCH_MS_PER_MINUTE
+  ) {
+    problems.push(
+      error(
+        key('EmbeddedSearchMsPerMinute'),
+        `must be a whole number of milliseconds, from ${MIN_SEARCH_MS_PER_MINUTE} (one slow search) to ${MAX_SEARCH_MS_PER_MINUTE} (the whole minute)`,
+      ),
+    );
   }
   if (!directory.Enabled) return problems;
   if (!settings.Administration.Enabled) {

@@ -201,6 +201,13 @@ export interface DirectorySettings {
    */
   EmbeddedFile: string;
   /**
+   * The embedded store's time one organization's slow searches (each 10 ms or more: a filter
+   * no index serves) may take, in milliseconds a minute; past it, that organization's
+   * searches answer 429 until its share refills. The store is synchronous: this bounds how
+   * long one organization can hold every other's requests.
+   */
+  EmbeddedSearchMsPerMinute: number;
+  /**
    * How long the feed of directory changes keeps a change, in days: older ones are removed
    * (hourly, by every instance). A subscriber must resume within it.
    */

@@ -72,6 +72,7 @@ describe('loadConfiguration', () => {
       {
         PROJECTTEMPLATE__authentication__providers__openidconnect__enabled: 'true',
         ProjectTemplate__Session__IdleTimeout: '600',
+        ProjectTemplate__Directory__EmbeddedSearchMsPerMinute: '1200',
         ProjectTemplate__Authentication__Providers__OpenIdConnect__Scopes__0: 'openid',
         ProjectTemplate__Authentication__Providers__OpenIdConnect__Scopes__1: 'offline_access',
       },
@@ -80,6 +81,7 @@ describe('loadConfiguration', () => {
     expect(problems).to.deep.equal([]);
     expect(sectionsOf(settings).OpenIdConnect.Enabled).to.equal(true);
     expect(settings.Session.IdleTimeout).to.equal(600);
+    expect(settings.Directory.EmbeddedSearchMsPerMinute).to.equal(1_200);
     expect(sectionsOf(settings).OpenIdConnect.Scopes).to.deep.equal(['openid', 'offline_access']);
   });
 

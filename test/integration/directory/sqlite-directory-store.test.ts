@@ -337,12 +337,54 @@ function sqliteSuites(DatabaseSync: SqliteDatabaseConstructor): void {
         });
       }
 
+      it("refuses an organization's searches once those no index serves spent its share, and only its own", async () => {
+        // The suite's store, reopened with the smallest share: the hostile customer's token
+        // sends `displayName co`, which reads each of its 100,000 users on the event loop.
+        await store.close();
+        store = await SqliteDirectoryStore.open({ file, logger: new RecordingLogger(), searchMsPerMinute: 500 });
+        const scan = (organization: string) =>
+          store.findUsers(organization, {
+            startIndex: 1,
+            count: 10,
+            filter: { op: 'co', attribute: 'displayName', value: 'nobody' },
+          });
+        let refused: (Error & { code?: string; retryAfterMs?: number }) | undefined;
+        for (let searches = 0; !refused && searches < 50; searches += 1)
+          refused = await scan(org).then(
+            () => undefined,
+            (error: Error) => error,
+          );
+        expect(refused?.code).to.equal('directory.busy');
+        expect(refused?.retryAfterMs).to.be.above(0);
+        expect(refused?.message).to.not.contain('nobody');
+        const lookup = {
+          startIndex: 1,
+          count: 10,
+          filter: { op: 'eq', attribute: 'externalId', value: 'ext-7' },
+        } as const;
+        expect(await rejection(store.findUsers(org, lookup)), 'its lookups wait too').to.have.property(
+          'code',
+          'directory.busy',
+        );
+        expect((await scan('org-neighbour')).total, "the neighbour's search runs").to.equal(0);
+        expect((await store.findUsers('org-neighbour', lookup)).total).to.equal(1);
+        const who = { subjects: ['nobody'], emails: ['person42@mail.example'] };
+        expect((await store.signInMatch(org, who))?.state, 'its sign-ins are matched still').to.equal('active');
+        // The next tests search with a share of their own.
+        await store.close();
+        store = await open(file);
+      });
+
       it('matches a sign-in through the indexes of subjects and e-mails, and pages deep by creation', async () => {
         const who = { subjects: ['nobody'], emails: ['person4242@mail.example'] };
         expect((await store.signInMatch(org, who))?.state).to.equal('active');
         expectIndexed(
           plansOf((db) => selectSignInMatch(db, org, who)),
-          [/INDEX directory_users_user_name_any /, /INDEX directory_users_external_id /, /INDEX directory_user_emails_value /],
+          [
+            /INDEX directory_users_user_name_any /,
+            /INDEX directory_users_external_id /,
+            /INDEX directory_user_emails_value /,
+          ],
         );
         const page = await store.findUsers(org, { startIndex: 99_991, count: 20 });
         expect(page.total).to.equal(100_000);

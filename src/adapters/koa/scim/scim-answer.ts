@@ -32,8 +32,8 @@ const REQUEST_REFUSALS: Readonly<Record<string, { status: number; scimType?: str
 
 /**
  * Runs a SCIM handler: a ScimError becomes its SCIM error response, a store out of reach
- * 503 with Retry-After (the directory tries again), a body refused while read its SCIM
- * status; anything else goes on to the error handler (500, no detail).
+ * 503 with Retry-After (the directory tries again), the organization's share of slow
+ * searches spent 429 with Retry-After, a body refused while read its SCIM status; anything else goes on to the error handler (500, no detail).
  */
 export async function scimAnswering(ctx: Context, handler: () => Promise<void>): Promise<void> {
   try {
@@ -46,6 +46,11 @@ export async function scimAnswering(ctx: Context, handler: () => Promise<void>):
     if (isCatalogUnavailable(error)) {
       ctx.set('retry-after', '5');
       sendScimError(ctx, 503, 'The directory store cannot be reached; try again shortly.');
+      return;
+    }
+    if (isGatehouseError(error) && error.code === 'directory.busy') {
+      ctx.set('retry-after', String(Math.max(1, Math.ceil((error.retryAfterMs ?? 1_000) / 1000))));
+      sendScimError(ctx, 429, error.message);
       return;
     }
     const refusal = isGatehouseError(error) ? REQUEST_REFUSALS[error.code] : undefined;

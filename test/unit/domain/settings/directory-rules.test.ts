@@ -150,3 +150,22 @@ describe('checkDirectory: how long the feed of changes keeps a change', () => {
     });
   }
 });
+
+describe("checkDirectory: each organization's share of slow searches on the embedded store", () => {
+  it('gives 3,000 ms a minute by default, and accepts 500 and 60,000', () => {
+    expect(defaultSettings(builtInProviders).Directory.EmbeddedSearchMsPerMinute).to.equal(3_000);
+    for (const ms of [500, 60_000]) {
+      expect(keysOf(settingsWith((s) => void (s.Directory.EmbeddedSearchMsPerMinute = ms))), String(ms)).to.deep.equal(
+        [],
+      );
+    }
+  });
+
+  for (const value of [0, 499, 60_001, 1_000.5, Number.NaN]) {
+    it(`refuses EmbeddedSearchMsPerMinute = ${value}, naming the full key`, () => {
+      expect(keysOf(settingsWith((s) => void (s.Directory.EmbeddedSearchMsPerMinute = value)))).to.deep.equal([
+        'ProjectTemplate:Directory:EmbeddedSearchMsPerMinute',
+      ]);
+    });
+  }
+});
