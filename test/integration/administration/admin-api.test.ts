@@ -1,16 +1,27 @@
 import { expect } from 'chai';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditEvents, discover } from '../../support/connection-app.js';
+import { REQUESTS_PER_CLIENT } from '../../../src/application/administration/administration-limits.js';
+import { auditEvents, discover, eventually } from '../../support/connection-app.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { TestBrowser } from '../../support/oidc-app.js';
 import { CLIENT_SECRET, ENCRYPTION_KEY, startAdminHarness, type AdminHarness } from '../../support/admin-api.js';
 
 const CONNECTIONS = '/api/admin/connections';
+/** A second sentinel client secret, given when a connection is changed: no output may hold it either. */
+const CHANGED_SECRET = 'SENTINEL-admin-api-changed-secret-8d2a';
 
 /** Publishes the record the API answered for `domain` on the harness's DNS server. */
 function publish(harness: AdminHarness, record: { name: string; value: string }): void {
   harness.dns.set(record.name, { txt: [[record.value]] });
+}
+
+/** The names of a page of `GET /api/admin/connections` at `query`. */
+async function listed(harness: AdminHarness, query: string): Promise<string[]> {
+  const response = await harness.api('GET', `${CONNECTIONS}?${query}`);
+  expect(response.status, query).to.equal(200);
+  const page = (await response.json()) as { connections: Array<{ name: string }> };
+  return page.connections.map((connection) => connection.name);
 }
 
 describe('administration API over the folder catalog', function () {
@@ -21,8 +32,9 @@ describe('administration API over the folder catalog', function () {
   });
   after(async () => harness?.close());
   afterEach(async () => {
-    // Each test starts from an empty catalog.
+    // Each test starts from an empty catalog (the operator's file goes when the folder's poll sees it gone).
     for (const name of ['Acme', 'Globex']) await harness.api('DELETE', `${CONNECTIONS}/${name}`);
+    rmSync(join(harness.folder, 'Handmade.json'), { force: true });
   });
 
   it('refuses a caller without a key, or with a wrong one, with 401 problem details', async () => {
@@ -230,6 +242,77 @@ describe('administration API over the folder catalog', function () {
     expect(auditEvents(harness.app.logs, 'connection.removed').at(-1)).to.include({ connection: 'Acme' });
   });
 
+  it('removes one domain of a connection (204), audited as domain.removed, and refuses to remove its last (422)', async () => {
+    const created = (await (
+      await harness.api('PUT', `${CONNECTIONS}/Acme`, harness.connection('acme', ['example.test', 'acme.test']))
+    ).json()) as { domains: Array<{ domain: string; record: { name: string; value: string } }> };
+    publish(harness, created.domains.find((domain) => domain.domain === 'example.test')!.record);
+    expect((await harness.api('POST', `${CONNECTIONS}/Acme/domains/example.test/verify`)).status).to.equal(200);
+    expect((await discover(new TestBrowser(), harness.app.url, 'ada@example.test')).status).to.equal(302);
+
+    const removed = await harness.api('DELETE', `${CONNECTIONS}/Acme/domains/Example.TEST`);
+    expect(removed.status).to.equal(204);
+    const domains = (await (await harness.api('GET', `${CONNECTIONS}/Acme/domains`)).json()) as Array<{
+      domain: string;
+    }>;
+    expect(domains.map((domain) => domain.domain)).to.deep.equal(['acme.test']);
+    const file = JSON.parse(readFileSync(join(harness.folder, 'Acme.json'), 'utf8')) as { Domains: string[] };
+    expect(file.Domains).to.deep.equal(['acme.test']);
+    // The removed domain routes nobody any more, though it was proved.
+    expect((await discover(new TestBrowser(), harness.app.url, 'ada@example.test')).status).to.equal(404);
+    expect(auditEvents(harness.app.logs, 'domain.removed').at(-1)).to.include({
+      actor: `api-key:${harness.apiKeyId}`,
+      connection: 'Acme',
+      organization: 'acme',
+      domain: 'example.test',
+    });
+
+    // The last domain stays: a connection without one routes nobody, and is removed as a whole instead.
+    const removals = auditEvents(harness.app.logs, 'domain.removed').length;
+    const last = await harness.api('DELETE', `${CONNECTIONS}/Acme/domains/acme.test`);
+    expect(last.status).to.equal(422);
+    expect(last.headers.get('content-type')).to.include('application/problem+json');
+    expect(((await last.json()) as { code: string }).code).to.equal('domain.last');
+    const kept = (await (await harness.api('GET', `${CONNECTIONS}/Acme`)).json()) as { keys: { Domains: string[] } };
+    expect(kept.keys.Domains).to.deep.equal(['acme.test']);
+    expect(auditEvents(harness.app.logs, 'domain.removed')).to.have.length(removals);
+
+    const absent = await harness.api('DELETE', `${CONNECTIONS}/Acme/domains/nowhere.test`);
+    expect(absent.status).to.equal(404);
+    expect(((await absent.json()) as { code: string }).code).to.equal('domain.not_found');
+  });
+
+  it('audits a change as connection.changed with the names of the keys changed, never a secret, and a dropped domain as domain.removed', async () => {
+    await harness.api('PUT', `${CONNECTIONS}/Acme`, harness.connection('acme', ['example.test', 'acme.test']));
+    const changed = await harness.api(
+      'PUT',
+      `${CONNECTIONS}/Acme`,
+      harness.connection('acme', ['example.test'], { DisplayName: 'Acme Corp', ClientSecret: CHANGED_SECRET }),
+    );
+    expect(changed.status).to.equal(200);
+    const event = auditEvents(harness.app.logs, 'connection.changed').at(-1);
+    expect(event).to.include({ actor: `api-key:${harness.apiKeyId}`, connection: 'Acme', organization: 'acme' });
+    // A secret given again counts as changed (its sealed value is new), by its name only.
+    expect(event?.fields).to.deep.equal(['ClientSecret', 'DisplayName', 'Domains']);
+    expect(auditEvents(harness.app.logs, 'domain.removed').at(-1)).to.include({
+      connection: 'Acme',
+      domain: 'acme.test',
+    });
+
+    // A change that leaves the secret out keeps it, and names only what changed.
+    await harness.api('PUT', `${CONNECTIONS}/Acme`, {
+      ...harness.connection('acme', ['example.test'], { DisplayName: 'Acme Inc' }),
+      ClientSecret: undefined,
+    });
+    expect(auditEvents(harness.app.logs, 'connection.changed').at(-1)?.fields).to.deep.equal(['DisplayName']);
+    expect((await harness.api('PATCH', `${CONNECTIONS}/Acme`, { Enabled: false })).status).to.equal(200);
+    expect(auditEvents(harness.app.logs, 'connection.changed').at(-1)?.fields).to.deep.equal(['Enabled']);
+
+    const audit = harness.app.logs.filter((line) => line.includes('"audit":true'));
+    for (const secret of [CLIENT_SECRET, CHANGED_SECRET, 'gh1.']) expect(audit.join('\n')).not.to.include(secret);
+    expect(harness.app.logs.join('\n')).not.to.include(CHANGED_SECRET);
+  });
+
   it("lists the API's and the operator's connections by name, in pages, and keeps the operator's read-only", async () => {
     writeFileSync(
       join(harness.folder, 'Handmade.json'),
@@ -269,6 +352,28 @@ describe('administration API over the folder catalog', function () {
     expect(((await edit.json()) as { code: string }).code).to.equal('connection.operator_owned');
     expect((await harness.api('DELETE', `${CONNECTIONS}/Handmade`)).status).to.equal(409);
     expect((await harness.api('GET', `${CONNECTIONS}?limit=0`)).status).to.equal(422);
+  });
+
+  it("lists the connections routing a domain with domain=, the operator's included, in any letter case", async () => {
+    writeFileSync(
+      join(harness.folder, 'Handmade.json'),
+      JSON.stringify(harness.connection('handmade', ['handmade.test'])),
+    );
+    await harness.api('PUT', `${CONNECTIONS}/Acme`, harness.connection('acme', ['example.test', 'acme.test']));
+    await harness.api('PUT', `${CONNECTIONS}/Globex`, harness.connection('globex', ['globex.test']));
+    await eventually('the hand-written file is read', async () =>
+      (await listed(harness, 'limit=100')).includes('Handmade'),
+    );
+
+    expect(await listed(harness, 'domain=acme.test')).to.deep.equal(['Acme']);
+    expect(await listed(harness, 'domain=GLOBEX.Test')).to.deep.equal(['Globex']);
+    expect(await listed(harness, 'domain=handmade.test')).to.deep.equal(['Handmade']);
+    expect(await listed(harness, 'domain=nowhere.test')).to.deep.equal([]);
+    // A domain is matched whole: neither a part of one nor a subdomain of one.
+    expect(await listed(harness, 'domain=test')).to.deep.equal([]);
+    expect(await listed(harness, 'domain=www.example.test')).to.deep.equal([]);
+    expect(await listed(harness, 'domain=example.test&organization=globex')).to.deep.equal([]);
+    expect(await listed(harness, 'domain=example.test&organization=acme')).to.deep.equal(['Acme']);
   });
 
   it('serves an OpenAPI 3.1 document naming every endpoint of the API, and nothing else', async () => {
@@ -312,5 +417,40 @@ describe('administration API without an encryption key', function () {
     expect(((await refused.json()) as { code: string }).code).to.equal('secrets.no_encryption_key');
     expect(readdirSync(harness.folder)).to.deep.equal([]);
     expect(ENCRYPTION_KEY).to.be.a('string');
+  });
+});
+
+describe('administration API: the general limit per client', function () {
+  this.timeout(60_000);
+  let harness: AdminHarness;
+  before(async () => {
+    // Behind the trusted proxy, each request names its client in X-Forwarded-For.
+    harness = await startAdminHarness(['Acme'], { ProjectTemplate__Hosting__TrustProxy: 'true' });
+  });
+  after(async () => harness?.close());
+
+  const from = async (client: string) => {
+    const response = await harness.api('GET', CONNECTIONS, undefined, { 'x-forwarded-for': client });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+  };
+
+  it(`answers a client's first ${REQUESTS_PER_CLIENT} requests in a window, and 429 with Retry-After past them, to that client only`, async () => {
+    for (let index = 1; index <= REQUESTS_PER_CLIENT; index += 1) {
+      const answered = await from('203.0.113.7');
+      if (answered.status !== 200) expect.fail(`request ${index} answered ${answered.status}`);
+    }
+    const limited = await from('203.0.113.7');
+    expect(limited.status).to.equal(429);
+    expect(Number(limited.retryAfter)).to.be.within(1, 600);
+    expect((JSON.parse(limited.body) as { code: string }).code).to.equal('admin.too_many_requests');
+    // A write from the limited client is refused before it reaches the catalog.
+    const write = await harness.api('PUT', `${CONNECTIONS}/Acme`, harness.connection('acme', ['example.test']), {
+      'x-forwarded-for': '203.0.113.7',
+    });
+    expect(write.status).to.equal(429);
+    expect(readdirSync(harness.folder)).to.deep.equal([]);
+    // Another client, with the same key, goes on.
+    expect((await from('203.0.113.8')).status).to.equal(200);
+    expect((await from('203.0.113.7')).status).to.equal(429);
   });
 });
