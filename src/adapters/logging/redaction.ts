@@ -7,7 +7,15 @@ export const REDACTED = '[REDACTED]';
  */
 const LOGGABLE_QUERY_PARAMETERS = new Set(['provider', 'error']);
 
-/** The request URL as it may appear in a log line: path, and query values only for harmless names. */
+/**
+ * Paths that carry a secret in a segment of their own: a setup link's token
+ * (`RoutePaths.setupLink`, `/setup/link/:token`). Its page is fetched before its button
+ * spends it (by the IT admin, or a mail scanner), so a log line with the path would hand a
+ * live link to anyone reading the log. Routes match whatever the case: so does this.
+ */
+const SECRET_PATH_SEGMENT = /^(\/setup\/link\/)[^/?#]+/i;
+
+/** The request URL as it may appear in a log line: path (its secret segments redacted), and query values only for harmless names. */
 export function redactUrl(url: string): string {
   return redactQuery(url, true);
 }
@@ -16,7 +24,8 @@ export function redactUrl(url: string): string {
  * A `returnUrl` is itself a URL whose query may carry a secret (`/reset?token=...`): its
  * query is redacted as the request's own is, one level deep.
  */
-function redactQuery(url: string, redactReturnUrl: boolean): string {
+function redactQuery(given: string, redactReturnUrl: boolean): string {
+  const url = given.replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`);
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const path = url.slice(0, queryStart);

@@ -289,6 +289,15 @@ describe('logging with redaction', () => {
       '/External/Challenge?provider=OpenIdConnect&returnUrl=%2Fback%3FreturnUrl%3D%5BREDACTED%5D',
     ],
     ['/Account/Login?returnUrl=%E0%A4%A', '/Account/Login?returnUrl=[REDACTED]'],
+    // A setup link's token is its path's last segment: live until its button is pressed.
+    ['/setup/link/SENTINEL-link-token_0123456789abcdefghijklmnopq', '/setup/link/[REDACTED]'],
+    ['/Setup/Link/SENTINEL-link-token?x=1', '/Setup/Link/[REDACTED]?x=[REDACTED]'],
+    ['/setup/link/SENTINEL-link-token/', '/setup/link/[REDACTED]/'],
+    [
+      '/Account/Login?returnUrl=%2Fsetup%2Flink%2FSENTINEL-link-token',
+      '/Account/Login?returnUrl=%2Fsetup%2Flink%2F%5BREDACTED%5D',
+    ],
+    ['/setup/portal/domains', '/setup/portal/domains'],
   ];
   for (const [url, expected] of urls) {
     it(`logs ${url} as ${expected}`, () => expect(redactUrl(url)).to.equal(expected));

@@ -5,7 +5,9 @@ import { auditEvents, discover } from '../../support/connection-app.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { TestBrowser } from '../../support/oidc-app.js';
 import { CLIENT_SECRET, startAdminHarness, type AdminHarness } from '../../support/admin-api.js';
-import { makeSetupLink, PortalBrowser, setupLinksPath } from '../../support/setup-portal.js';
+import { PortalBrowser, setupLinksPath } from '../../support/setup-portal.js';
+
+const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * The setup portal's core, through a whole Gatehouse: a link made through the API, spent by
@@ -22,13 +24,39 @@ describe('the setup portal: links, its session, the test sign-in and activation'
   });
   after(async () => harness?.close());
 
+  it('makes a link valid 7 days by default, or the days asked for, and says until when', async () => {
+    for (const [body, days] of [
+      [{}, 7],
+      [{ days: 2 }, 2],
+      [{ days: 30 }, 30],
+    ] as const) {
+      const before = Date.now();
+      const made = await harness.api('POST', setupLinksPath('acme'), body);
+      const after = Date.now();
+      expect(made.status).to.equal(201);
+      const answer = (await made.json()) as { id: string; url: string; expiresAt: string };
+      expect(answer.id).to.be.a('string');
+      expect(answer.url).to.match(/\/setup\/link\/[A-Za-z0-9_-]{43}$/);
+      // An ISO 8601 instant, the link's creation plus the days, to the millisecond.
+      const expiresAt = Date.parse(answer.expiresAt);
+      expect(new Date(expiresAt).toISOString(), JSON.stringify(body)).to.equal(answer.expiresAt);
+      expect(expiresAt, JSON.stringify(body)).to.be.within(before + days * DAY_MS, after + days * DAY_MS);
+    }
+  });
+
   it('makes a one-time link whose page spends nothing, whose button opens a portal session with its own cookie, and which works once', async () => {
-    const url = await makeSetupLink(harness, 'acme');
+    const made = await harness.api('POST', setupLinksPath('acme'), {});
+    const { id, url } = (await made.json()) as { id: string; url: string };
     const token = new URL(url).pathname.split('/').at(-1) ?? '';
     expect(token).to.match(/^[A-Za-z0-9_-]{43}$/);
     expect(harness.app.logs.join('\n')).not.to.include(token);
     const created = auditEvents(harness.app.logs, 'setup_link.created').at(-1);
-    expect(created).to.include({ organization: 'acme', connection: 'acme', actor: `api-key:${harness.apiKeyId}` });
+    expect(created).to.include({
+      organization: 'acme',
+      connection: 'acme',
+      link: id,
+      actor: `api-key:${harness.apiKeyId}`,
+    });
 
     // A mail scanner's GET spends nothing; another site's POST spends nothing.
     expect((await fetch(url)).status).to.equal(200);
@@ -43,7 +71,15 @@ describe('the setup portal: links, its session, the test sign-in and activation'
       .to.match(/path=\/setup\/portal/i)
       .and.match(/samesite=strict/i)
       .and.match(/httponly/i);
+    expect(cookie, 'Secure in production only').not.to.match(/;\s*secure/i);
     expect(opened.headers.getSetCookie().some((header) => header.startsWith('gatehouse.sid='))).to.equal(false);
+    // Its use is audited once, by its id, never its token.
+    expect(auditEvents(harness.app.logs, 'setup_link.used').filter((event) => event.link === id)).to.have.length(1);
+    expect(auditEvents(harness.app.logs, 'setup_link.used').at(-1)).to.include({
+      organization: 'acme',
+      connection: 'acme',
+      link: id,
+    });
     const overview = await browser.get(`${harness.app.url}/setup/portal`);
     expect(overview.status).to.equal(200);
     expect(await overview.text()).to.include('acme');
@@ -51,6 +87,8 @@ describe('the setup portal: links, its session, the test sign-in and activation'
     // Spent: the same link opens nothing again, in any browser.
     expect((await fetch(url, { method: 'POST', headers: { origin: harness.app.url } })).status).to.equal(404);
     expect((await fetch(url)).status).to.equal(404);
+    expect(auditEvents(harness.app.logs, 'setup_link.used').filter((event) => event.link === id)).to.have.length(1);
+    expect(harness.app.logs.join('\n')).not.to.include(token);
     // Without its cookie, the portal is a page saying the session ended.
     expect((await fetch(`${harness.app.url}/setup/portal`)).status).to.equal(401);
   });
@@ -58,12 +96,19 @@ describe('the setup portal: links, its session, the test sign-in and activation'
   it('revokes a link, and refuses one for a connection another organization holds', async () => {
     const made = await harness.api('POST', setupLinksPath('acme'), { days: 2 });
     const { id, url } = (await made.json()) as { id: string; url: string };
+    const revocations = () => auditEvents(harness.app.logs, 'setup_link.revoked').filter((event) => event.link === id);
     expect(
       (await harness.api('DELETE', `${setupLinksPath('globex')}/${id}`)).status,
       'not globex’s to revoke',
     ).to.equal(404);
+    expect(revocations(), 'a refused revocation is no revocation').to.deep.equal([]);
     expect((await harness.api('DELETE', `${setupLinksPath('acme')}/${id}`)).status).to.equal(204);
+    expect(revocations()).to.have.length(1);
+    expect(revocations()[0]).to.include({ organization: 'acme', link: id, actor: `api-key:${harness.apiKeyId}` });
+    expect((await harness.api('DELETE', `${setupLinksPath('acme')}/${id}`)).status, 'revoked once').to.equal(404);
+    expect(revocations()).to.have.length(1);
     expect((await fetch(url, { method: 'POST', headers: { origin: harness.app.url } })).status).to.equal(404);
+    expect(auditEvents(harness.app.logs, 'setup_link.used').some((event) => event.link === id)).to.equal(false);
 
     const globex = harness.connection('globex', ['globex.test']);
     expect((await harness.api('PUT', '/api/admin/connections/globex', globex)).status).to.equal(201);
