@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoIdentityProvider, type DemoIdentityProvider } from '../../../scripts/demo-identity-provider.js';
@@ -7,6 +7,7 @@ import { CLIENT_SECRET, startAdminHarness, type AdminHarness } from '../../suppo
 import { auditEvents, discover, eventually, sessionClaims } from '../../support/connection-app.js';
 import { driveOidcLogin } from '../../support/drive-oidc-login.js';
 import { freePort, TestBrowser } from '../../support/oidc-app.js';
+import { PortalBrowser } from '../../support/setup-portal.js';
 
 const CONNECTIONS = '/api/admin/connections';
 /** The deployment's own provider's client secret (configured, so the log redacts it too). */
@@ -21,14 +22,18 @@ interface Staff {
 
 /**
  * The administration API with the deployment's own OpenID provider on, whose `admin` holds
- * `application.manage` (the demo users), made the API's permission. The provider's port is
- * chosen before the app starts (its Authority) and it listens once the app's origin (its
- * redirect URI) is known: Gatehouse discovers a provider at its first use.
+ * `application.manage` (the demo users), made the API's permission, and the Prometheus
+ * metrics listener on. The provider's port is chosen before the app starts (its Authority)
+ * and it listens once the app's origin (its redirect URI) is known: Gatehouse discovers a
+ * provider at its first use.
  */
 async function startWithStaff(): Promise<Staff> {
   const staffPort = await freePort();
-  const harness = await startAdminHarness(['Acme'], {
+  const harness = await startAdminHarness(['Acme', 'Globex'], {
     ProjectTemplate__Administration__ManagePermission: 'application.manage',
+    // The metrics an operator scrapes, on a port of their own: a secret must not reach them either.
+    ProjectTemplate__Telemetry__Enabled: 'true',
+    ProjectTemplate__Telemetry__PrometheusPort: '0',
     ProjectTemplate__Authentication__Providers__OpenIdConnect__Enabled: 'true',
     ProjectTemplate__Authentication__Providers__OpenIdConnect__Authority: `http://127.0.0.1:${staffPort}`,
     ProjectTemplate__Authentication__Providers__OpenIdConnect__ClientId: 'gatehouse-staff',
@@ -95,7 +100,7 @@ describe('administration API callers: staff, organizations and keys', function (
     await staffProvider?.close();
   });
   afterEach(async () => {
-    await harness.api('DELETE', `${CONNECTIONS}/Acme`);
+    for (const name of ['Acme', 'Globex']) await harness.api('DELETE', `${CONNECTIONS}/${name}`);
   });
 
   it('lets signed-in staff with the manage permission list, answering the anti-forgery token with a read', async () => {
@@ -324,6 +329,81 @@ describe('administration API callers: staff, organizations and keys', function (
     expect(JSON.parse(stored).ClientSecret).to.match(/^gh1\./);
     await harness.api('DELETE', `${CONNECTIONS}/Handmade`);
     rmSync(join(harness.folder, 'Handmade.json'));
+  });
+
+  it('lets no page an administrator sees, nor readiness, nor the Prometheus metrics hold a client secret or private key given through the API', async () => {
+    // Globex signs in with private_key_jwt: its key, a private JWK, is the second secret; its `d` the part to look for.
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const clientKey = privateKey.export({ format: 'jwk' });
+    const sentinels = [CLIENT_SECRET, String(clientKey.d), JSON.stringify(clientKey)];
+
+    const acme = harness.connection('acme', ['example.test'], { ShowOnLoginPage: true, DisplayName: 'Acme SSO' });
+    const created = await harness.api('PUT', `${CONNECTIONS}/Acme`, acme);
+    expect(created.status).to.equal(201);
+    const record = ((await created.json()) as { domains: Array<{ record: { name: string; value: string } }> })
+      .domains[0]!.record;
+    harness.dns.set(record.name, { txt: [[record.value]] });
+    expect((await harness.api('POST', `${CONNECTIONS}/Acme/domains/example.test/verify`)).status).to.equal(200);
+    const globex = await harness.api('PUT', `${CONNECTIONS}/Globex`, {
+      ...harness.connection('globex', ['globex.test'], {
+        ClientAuthentication: 'private_key_jwt',
+        ClientKey: JSON.stringify(clientKey),
+      }),
+      ClientSecret: undefined,
+    });
+    expect(globex.status, await globex.clone().text()).to.equal(201);
+    expect(((await globex.json()) as { secretsSet: string[] }).secretsSet).to.deep.equal(['ClientKey']);
+
+    // A customer signs in through Acme's connection: its secret goes to the provider's token endpoint, and the
+    // sign-in is counted in the metrics by connection.
+    const customer = new TestBrowser();
+    const start = await discover(customer, url, 'ada@example.test');
+    const callback = await driveOidcLogin(start.headers.get('location') ?? '', 'user', customer.jar);
+    expect((await customer.get(callback.href)).status).to.equal(302);
+    expect(customer.sessionToken(url)).to.be.a('string');
+
+    const outputs: Array<[label: string, text: string]> = [];
+    const keep = async (label: string, response: Response) => {
+      const text = await response.text();
+      expect(response.status, label).to.equal(200);
+      outputs.push([label, `${headerText(response.headers)}\n${text}`]);
+      return text;
+    };
+    const staff = await signedIn(url, 'admin');
+    const admin = await keep('/Admin', await staff.get(`${url}/Admin`));
+    // The page lists both connections, by name and state: a secret beside them would be seen.
+    expect(admin).to.include('Acme').and.include('Globex');
+    await keep('/ (staff)', await staff.get(`${url}/`));
+    const login = await keep('/Account/Login', await new TestBrowser().get(`${url}/Account/Login`));
+    expect(login).to.include('Acme SSO');
+    await keep('/ (customer)', await customer.get(`${url}/`));
+
+    // The setup portal of each organization shows its connection as stored.
+    for (const organization of ['acme', 'globex']) {
+      const portal = await PortalBrowser.open(harness, organization);
+      for (const path of ['/setup/portal', '/setup/portal/identity-provider', '/setup/portal/domains']) {
+        await keep(`${organization} ${path}`, await portal.get(`${url}${path}`));
+      }
+    }
+
+    // Readiness asked from this host names each connection and its state.
+    const ready = await keep('/health/ready', await fetch(`${url}/health/ready`));
+    expect(JSON.parse(ready)).to.have.nested.property('connections.Globex');
+    await keep('/health', await fetch(`${url}/health`));
+
+    const metricsUrl = (await harness.app.gatehouse.metricsUrl()) ?? expect.fail('no metrics listener');
+    const metrics = await keep('/metrics', await fetch(metricsUrl));
+    expect(metrics).to.match(/^gatehouse_authentication_sign_ins_total\{.*outcome="success"/m);
+
+    outputs.push(['the log', harness.app.logs.join('\n')]);
+    for (const [label, text] of outputs) {
+      for (const sentinel of [...sentinels, 'gh1.'])
+        expect(text.includes(sentinel), `${label} holds a secret`).to.equal(false);
+    }
+    // The stored file holds the key sealed, never in the clear.
+    const stored = readFileSync(join(harness.folder, 'Globex.json'), 'utf8');
+    expect(JSON.parse(stored).ClientKey).to.match(/^gh1\./);
+    for (const sentinel of sentinels) expect(stored).to.not.include(sentinel);
   });
 });
 
