@@ -29,6 +29,12 @@ export interface AdapterContext {
   rootDir: string;
   /** Watches the adapter's outbound requests (telemetry: a span, a duration, the trace context); absent when off. */
   outbound?: OutboundRequests;
+  /**
+   * The fetch of the adapter's own requests to its provider: the address-guarded one
+   * (outbound/address-guarded-fetch.ts) for a connection an organization declared itself;
+   * the global fetch when absent (the operator's providers and connections).
+   */
+  fetch?: typeof fetch;
   /** SAML `AuthnContextClassRef` -> `amr` values (the built-in table with `Authentication:AuthnContextClassMethods`). */
   authnContextMethods: Readonly<Record<string, readonly string[]>>;
 }

@@ -79,7 +79,11 @@ export function composeAdministration(
     readKeys: (name, body, origin) => connections.reader.read(name, body, origin, async () => ({ refused: 'outside' })),
     secretKeys: connections.reader.secretKeys,
     ...(connections.sealing ? { sealing: connections.sealing } : {}),
-    preflight: new HttpConnectionPreflight({ allowPrivateNetworks: admin.AllowPrivateNetworks }),
+    preflight: new HttpConnectionPreflight({
+      allowPrivateNetworks: admin.AllowPrivateNetworks,
+      // https only; http too in Development, still never to the deployment's own networks.
+      allowHttp: configuration.environment === 'development',
+    }),
     txtRecords,
     audit: parts.audit,
     now,

@@ -2,6 +2,7 @@ import type { Clock } from '../application/ports/clock.js';
 import type { IdentityProvider, IdentityProviderInfo } from '../application/ports/identity-provider.js';
 import { connectionInfo } from '../application/identity-providers.js';
 import type { OutboundRequests } from '../adapters/outbound-requests.js';
+import { addressGuardedFetch } from '../adapters/outbound/address-guarded-fetch.js';
 import { providerInfo, type AdapterContext } from '../adapters/provider-record.js';
 import {
   connectionReplayShare,
@@ -28,6 +29,7 @@ type AdapterStores = Pick<AdapterContext, 'sessionStore' | 'replayRecords'>;
  */
 export class IdentityAdapters {
   private readonly shared: Omit<AdapterContext, 'info' | keyof AdapterStores>;
+  readonly #guardedFetch: typeof fetch;
 
   constructor(
     private readonly configuration: ValidatedConfiguration,
@@ -36,6 +38,7 @@ export class IdentityAdapters {
     outbound: OutboundRequests | undefined,
   ) {
     const { settings } = configuration;
+    this.#guardedFetch = addressGuardedFetch({ allowHttp: configuration.environment === 'development' });
     this.shared = {
       publicOrigin: configuration.publicOrigin,
       environment: configuration.environment,
@@ -83,6 +86,7 @@ export class IdentityAdapters {
     return record.createAdapter(
       connection.settings,
       this.context(connectionInfo(connection), {
+        ...(this.#guardsAddressesOf(connection) ? { fetch: this.#guardedFetch } : {}),
         sessionStore: new ScopedSessionStore(this.stores.sessions, scope),
         // Its own share of the replay records: one organization's flood refuses only its own messages.
         replayRecords: new ReplayShareSessionStore(new ScopedSessionStore(this.stores.replayRecords, scope), {
@@ -94,6 +98,18 @@ export class IdentityAdapters {
       }),
     );
   }
+
+  /**
+   * A connection an organization declared itself (through the administration API or the
+   * setup portal) names addresses the deployment never reviewed: its adapter's requests are
+   * vetted as the pre-flight's are, each one (discovery names more addresses than it was
+   * given, and a host name may resolve elsewhere later). Not where the operator allows private
+   * networks (`Administration:AllowPrivateNetworks`: providers on its own network, the demo).
+   */
+  #guardsAddressesOf(connection: Connection): boolean {
+    return connection.managed && !this.configuration.settings.Administration.AllowPrivateNetworks;
+  }
+
 
   private context(info: IdentityProviderInfo, stores: AdapterStores): AdapterContext {
     return { ...this.shared, info, ...stores };

@@ -87,6 +87,7 @@ export function composePortal(
           // The administration API's pre-flight, with the same guard and `AllowPrivateNetworks`.
           preflight: new HttpConnectionPreflight({
             allowPrivateNetworks: settings.Administration.AllowPrivateNetworks,
+            allowHttp: environment === 'development',
           }),
           limits: new PortalCheckLimits(container.resolve<SessionStore>(PendingSignInStoreToken)),
           publicOrigin,

@@ -11,13 +11,14 @@ import type { ObserveRequest, ProviderEndpoint } from '../outbound-requests.js';
 export function timeLimitedFetch(
   timeoutMs: number,
   observed?: { observe: ObserveRequest; endpointOf: (url: URL) => ProviderEndpoint },
+  base: typeof fetch = fetch,
 ): CustomFetch {
   return (url, options) => {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     // Redirects stay manual (openid-client asks for it): a token endpoint must not bounce us elsewhere.
     const send = (headers?: Record<string, string>) =>
-      fetch(url, {
+      base(url, {
         ...options,
         ...(headers ? { headers: { ...options.headers, ...headers } } : {}),
         body: options.body as RequestInit['body'],

@@ -330,6 +330,7 @@ export class OidcIdentityProvider implements IdentityProvider {
         observe: outbound(this.info.key),
         endpointOf: (url) => providerEndpoint(url, discovered?.serverMetadata(), 'other'),
       },
+      this.#context.fetch,
     );
     discovered = await this.#flow.call(
       'metadata',

@@ -10,6 +10,8 @@ export interface GuardedFetchOptions {
    * deployment whose identity providers live on its own network, the demo, the tests.
    */
   allowPrivateNetworks: boolean;
+  /** Accept http: too, the address rule still applied (Development: a provider without TLS on a test host). */
+  allowHttp?: boolean;
   /** The whole fetch, every redirect and the body included. Default 5 s. */
   timeoutMs?: number;
   /** The largest body read. Default 1 MiB. */
@@ -90,10 +92,15 @@ export async function guardedFetch(address: string, options: GuardedFetchOptions
 }
 
 /** The address to connect to for `url`, once the scheme, the host name and every address it resolves to passed. */
-async function vet(url: URL, options: GuardedFetchOptions, deadline: AbortSignal): Promise<ResolvedAddress> {
+export async function vet(
+  url: URL,
+  options: Pick<GuardedFetchOptions, 'allowPrivateNetworks' | 'allowHttp' | 'addressRule' | 'lookup'>,
+  deadline: AbortSignal,
+): Promise<ResolvedAddress> {
   const allowed = options.allowPrivateNetworks;
-  if (url.protocol !== 'https:' && !(allowed && url.protocol === 'http:')) {
-    throw new FetchRefusal('address', allowed ? 'the address must use https or http' : 'the address must use https');
+  const httpToo = allowed || options.allowHttp === true;
+  if (url.protocol !== 'https:' && !(httpToo && url.protocol === 'http:')) {
+    throw new FetchRefusal('address', httpToo ? 'the address must use https or http' : 'the address must use https');
   }
   if (url.username !== '' || url.password !== '') {
     throw new FetchRefusal('address', 'the address carries a user name or password');

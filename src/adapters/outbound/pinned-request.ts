@@ -82,7 +82,7 @@ export const sendPinned: Transport = (hop) =>
     request.end();
   });
 
-type PinnedCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
+export type PinnedCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
 function readAnswer(
   response: IncomingMessage,
@@ -116,7 +116,7 @@ function readAnswer(
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
 /** Node's and OpenSSL's error codes are a fixed vocabulary, safe to name; the message (which may quote the host) is not. */
-function translateError(error: unknown): FetchRefusal {
+export function translateError(error: unknown): FetchRefusal {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const named = /^[A-Z0-9_]{1,64}$/.test(code) ? ` (${code})` : '';
   if (TLS_CODE.test(code)) return new FetchRefusal('tls', `the server's TLS certificate was not accepted${named}`);

@@ -23,6 +23,8 @@ export interface HttpConnectionPreflightOptions {
    * link-local and cloud-metadata addresses, and over plain http (the demo, the tests).
    */
   allowPrivateNetworks: boolean;
+  /** Accept http: too, the address rule still applied: Development. */
+  allowHttp?: boolean;
   /** Each fetch's whole time limit (an OpenID check makes two: discovery, then keys). Default 5 s. */
   timeoutMs?: number;
   /** The clock certificates and `validUntil` are judged by. */
@@ -44,6 +46,7 @@ export interface HttpConnectionPreflightOptions {
  */
 export class HttpConnectionPreflight implements ConnectionPreflight, PreflightReport {
   private readonly allowPrivateNetworks: boolean;
+  private readonly allowHttp: boolean;
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly network: HttpConnectionPreflightOptions['network'];
@@ -51,6 +54,7 @@ export class HttpConnectionPreflight implements ConnectionPreflight, PreflightRe
   constructor(options: HttpConnectionPreflightOptions) {
     this.network = options.network;
     this.allowPrivateNetworks = options.allowPrivateNetworks;
+    this.allowHttp = options.allowHttp === true;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
   }
@@ -109,6 +113,7 @@ export class HttpConnectionPreflight implements ConnectionPreflight, PreflightRe
         const fetched = await guardedFetch(url, {
           ...this.network,
           allowPrivateNetworks: this.allowPrivateNetworks,
+          allowHttp: this.allowHttp,
           timeoutMs: this.timeoutMs,
           maxBytes: Math.min(maxBytes, DEFAULT_MAX_BYTES),
           maxRedirects: 0,

@@ -28,11 +28,12 @@ export async function loadMetadata(
   now: number,
   trust: MetadataTrust,
   observe?: ObserveRequest,
+  fetchThrough: typeof fetch = fetch,
 ): Promise<LoadedMetadata> {
   const xml =
     settings.IdpMetadata.trim() !== ''
       ? settings.IdpMetadata
-      : await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes, observe);
+      : await fetchMetadata(settings.MetadataUrl, timeoutMs, settings.MetadataMaxBytes, observe, fetchThrough);
   const metadata = await readMetadata(xml, now, trust);
   const entities = new Map<string, IdentityProviderInstance>();
   try {

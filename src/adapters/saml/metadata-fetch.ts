@@ -6,17 +6,19 @@ import { metadataRefusal } from './saml-refusals.js';
  * Fetches a metadata document: one GET, no redirect followed (the configured URL is the
  * one trusted), the whole exchange, body included, within `timeoutMs`, and at most
  * `maxBytes` (`MetadataMaxBytes`) read; `observe` (telemetry) sees the request when on. Failures are `idp.timeout`, `idp.unreachable` or
- * `idp.metadata_invalid`, never the library's error (which may quote the URL).
+ * `idp.metadata_invalid`, never the library's error (which may quote the URL). `fetchThrough`
+ * is the adapter's (the address-guarded fetch for a connection an organization declared).
  */
 export async function fetchMetadata(
   url: string,
   timeoutMs: number,
   maxBytes: number,
   observe?: ObserveRequest,
+  fetchThrough: typeof fetch = fetch,
 ): Promise<string> {
   const deadline = AbortSignal.timeout(timeoutMs);
   const send = (headers?: Record<string, string>) =>
-    fetch(url, {
+    fetchThrough(url, {
       redirect: 'error',
       signal: deadline,
       headers: { ...headers, accept: 'application/samlmetadata+xml, application/xml, text/xml' },

@@ -64,6 +64,8 @@ export interface SamlProviderOptions {
   timeoutMs: number;
   /** Watches the metadata fetch (telemetry); absent when off. */
   observeRequest?: ObserveRequest;
+  /** The fetch of its metadata (AdapterContext's `fetch`): the global one when absent. */
+  fetch?: typeof fetch;
   /** The shared session store: the logout requests we sent and await an answer to. */
   sessionStore: SessionStore;
   /** The shared replay records: assertion and LogoutRequest IDs are recorded there, so a replay fails on every instance. */
@@ -137,7 +139,8 @@ export class SamlIdentityProvider implements IdentityProvider {
       ];
     }
     this.#metadata = new RefreshingMetadata({
-      load: () => loadMetadata(settings, options.timeoutMs, options.clock.now(), trust, options.observeRequest),
+      load: () =>
+        loadMetadata(settings, options.timeoutMs, options.clock.now(), trust, options.observeRequest, options.fetch),
       clock: options.clock,
       onLoadFailed: (error, retryInMs) => this.#log.metadataFailed(error, retryInMs),
     });

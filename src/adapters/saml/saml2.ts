@@ -149,6 +149,7 @@ export const saml2 = provider<Saml2Settings>({
       acsUrl: new URL(context.info.callbackPath, context.publicOrigin).href,
       timeoutMs: context.timeoutMs,
       ...(context.outbound ? { observeRequest: context.outbound(context.info.key) } : {}),
+      ...(context.fetch ? { fetch: context.fetch } : {}),
       sessionStore: context.sessionStore,
       replayRecords: context.replayRecords,
       logger: context.logger,

@@ -68,6 +68,16 @@ describe('HttpConnectionPreflight: an OpenID Connect connection', function () {
       ]);
     });
 
+    it('in Development (http accepted) is still refused on loopback, for the address and not the scheme', async () => {
+      const development = new HttpConnectionPreflight({ allowPrivateNetworks: false, allowHttp: true });
+      expect(await development.check(connection(idp.issuer))).to.deep.equal([
+        {
+          key: 'Authority',
+          reason: 'The OpenID discovery document could not be fetched: the address is a loopback address.',
+        },
+      ]);
+    });
+
     it('an Authority the provider does not call itself is refused, naming the issuer found', async () => {
       const elsewhere = idp.issuer.replace('127.0.0.1', 'localhost');
       const refusals = await local.check(connection(elsewhere));
