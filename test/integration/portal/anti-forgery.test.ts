@@ -168,7 +168,11 @@ describe('the setup portal: anti-forgery on every form', function () {
   it("refuses a setup link's button posted from another site, and spends nothing", async () => {
     const made = await harness.api('POST', setupLinksPath('acme'), {});
     const { url } = (await made.json()) as { url: string };
-    for (const headers of [{ origin: EVIL }, { origin: harness.app.url, 'sec-fetch-site': 'cross-site' }]) {
+    const crossSite: Array<Record<string, string>> = [
+      { origin: EVIL },
+      { origin: harness.app.url, 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of crossSite) {
       const refused = await fetch(url, { method: 'POST', redirect: 'manual', headers });
       expect(refused.status, JSON.stringify(headers)).to.equal(400);
       expect(refused.headers.getSetCookie(), 'no portal session').to.deep.equal([]);
