@@ -45,6 +45,12 @@ export interface DemoAdministrationStarted {
   setupLink(): Promise<string>;
   /** The `curl` that makes another setup link for Initech (the API's answer carries its `url`). */
   newSetupLink: string[];
+  /**
+   * The `curl` that adds Initech's connection through the API in one request, as an
+   * operator's provisioning job would instead of the portal (its domain then waits for its
+   * TXT record all the same).
+   */
+  addConnection: string[];
   /** The `curl` that lists the connections (Initech's once its IT admin saved it). */
   listConnections: string[];
   close(): Promise<void>;
@@ -85,6 +91,15 @@ export async function startDemoAdministration(appOrigin: string): Promise<DemoAd
   const bearer = `Authorization: Bearer ${key}`;
   const setupLinks = `${appOrigin}/api/admin/organizations/${initech.organization}/setup-links`;
   const linkBody = JSON.stringify({ connection: initech.connection });
+  const connectionBody = JSON.stringify({
+    Protocol: 'OpenIdConnect',
+    Organization: initech.organization,
+    DisplayName: initech.displayName,
+    Domains: [initech.domain],
+    Authority: provider.issuer,
+    ClientId: INITECH_CLIENT.clientId,
+    ClientSecret: INITECH_CLIENT.clientSecret,
+  });
   return {
     apiKey: key,
     initech,
@@ -112,6 +127,11 @@ export async function startDemoAdministration(appOrigin: string): Promise<DemoAd
     newSetupLink: [
       `curl -X POST ${setupLinks}`,
       `-H ${shellQuote(bearer)} -H 'Content-Type: application/json' -d ${shellQuote(linkBody)}`,
+    ],
+    addConnection: [
+      `curl -X PUT ${appOrigin}/api/admin/connections/${initech.connection}`,
+      `-H ${shellQuote(bearer)} -H 'Content-Type: application/json'`,
+      `-d ${shellQuote(connectionBody)}`,
     ],
     listConnections: [`curl ${appOrigin}/api/admin/connections -H ${shellQuote(bearer)}`],
     close: async () => {

@@ -221,6 +221,9 @@ ${[organizations.acme, organizations.globex].map(describeOrganization).join('\n'
     administration API"). Its API key, made for this run: ${administration.apiKey}
     Another link for Initech, when this one is spent (the answer's "url"):
 ${command(administration.newSetupLink)}
+    Or add Initech's connection through the API in one command, as an operator's provisioning
+    job would instead of the portal (its domain then waits for its TXT record all the same):
+${command(administration.addConnection)}
     The connections, Initech's once saved:
 ${command(administration.listConnections)}
 

@@ -294,7 +294,7 @@ describe('npm run demo (the terminal)', function () {
     expect((await signInAsAda(new CookieJar())).status).to.equal(302);
   });
 
-  it("prints an API key and two curl commands: as printed, one makes another setup link for Initech (201), the other lists the connections, Initech's among them; without the key the API refuses (401)", async () => {
+  it("prints an API key and three curl commands: as printed, one makes another setup link for Initech (201), one adds Initech's connection, the last lists the connections, Initech's among them; without the key the API refuses (401)", async () => {
     const { stdout } = demo.output();
     const apiKey = /Its API key, made for this run: (gh_[A-Za-z0-9_-]+)$/m.exec(stdout)?.[1] ?? expect.fail(stdout);
     const another = curlRequest(printedCommand(stdout, 'when this one is spent (the answer\'s "url"):'));
@@ -304,6 +304,24 @@ describe('npm run demo (the terminal)', function () {
     expect(made.status).to.equal(201);
     const { url } = (await made.json()) as { url: string };
     expect((await fetch(url)).status, "the new link's page").to.equal(200);
+
+    const add = curlRequest(printedCommand(stdout, 'waits for its TXT record all the same):'));
+    expect(add.url).to.equal(`${app}/api/admin/connections/Initech`);
+    expect(add.init.method).to.equal('PUT');
+    const added = await fetch(add.url, add.init);
+    // Created, or replaced with the same keys when the portal's test above saved it first.
+    expect(added.status, await added.clone().text()).to.equal(initechSaved ? 200 : 201);
+    const addedView = (await added.json()) as {
+      keys: { Organization: string };
+      secretsSet: string[];
+      domains: Array<{ domain: string; verified: boolean }>;
+    };
+    expect(addedView.keys.Organization).to.equal('initech');
+    expect(addedView.secretsSet).to.deep.equal(['ClientSecret']);
+    // Verified already when the portal's test above proved it; else waiting for its TXT record.
+    expect(addedView.domains).to.have.length(1);
+    expect(addedView.domains[0]).to.include({ domain: 'initech.test', verified: initechSaved });
+    initechSaved = true;
 
     const list = curlRequest(printedCommand(stdout, "The connections, Initech's once saved:"));
     const listed = await fetch(list.url, list.init);
