@@ -28,7 +28,7 @@ function occupiedPort(): Promise<{ port: number; server: Server }> {
 }
 
 describe('the first start at a terminal', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
 
   for (const [name, args] of [
     ['npm start', ['--import', 'tsx', 'src/bootstrap/main.ts']],

@@ -66,7 +66,8 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
 export async function listeningUrl(
   output: () => { stdout: string; stderr?: string },
   child: ChildProcess,
-  timeoutMs = 10_000,
+  // A start compiles the app through tsx: seconds on a quiet machine, more on a busy one (it resolves as soon as the line arrives).
+  timeoutMs = 25_000,
 ): Promise<string> {
   const match = await printed(output, child, /Gatehouse listening on (http:\/\/[^"\s]+)/, timeoutMs).catch(() => {
     throw new Error(`the process did not start listening${output().stderr ? `:\n${output().stderr}` : ''}`);
