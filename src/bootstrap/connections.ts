@@ -19,6 +19,7 @@ import { checkInBackground } from '../application/connections/background-checks.
 import type { SecretSealing } from '../application/ports/secret-sealing.js';
 import type { Connection } from '../domain/connections/connection.js';
 import { unclaimableDomains } from '../domain/connections/unclaimable-domains.js';
+import { isGatehouseError } from '../domain/errors.js';
 import { error, keyOf, type SettingsProblem } from '../domain/settings/problem.js';
 import { formatProblem } from './startup-error.js';
 import { report, type ValidatedConfiguration } from './validated-configuration.js';
@@ -125,7 +126,12 @@ export async function composeConnections(
   const database = connectionString === '' ? undefined : await databaseCatalog(configuration, declare);
   if (database) {
     // The database down at start: the connections it holds come when it is back (its watch re-reads it all).
-    const entries = await database.readEntries().catch(() => {
+    // The database up without the catalog's tables: no wait brings them, and the start is refused.
+    const entries = await database.readEntries().catch(async (failure: unknown) => {
+      if (isGatehouseError(failure) && failure.code === 'catalog.not_migrated') {
+        await database.close();
+        report(logger, [notMigrated(settings.Database.Migrate)], configuration.logStartupErrors);
+      }
       logger.error({}, 'the connection catalog cannot be read at start; its connections come when it is back');
       return [];
     });
@@ -178,6 +184,20 @@ async function databaseCatalog(
     });
   }
   return new PostgresConnectionCatalog({ connectionString, declare, logger });
+}
+
+/**
+ * The start's refusal when the database answers but has no catalog tables: an instance
+ * started anyway would be ready, and answer every administration request with an error,
+ * until someone migrates. Unlike a database down, waiting does not fix it.
+ */
+function notMigrated(migrate: boolean): SettingsProblem {
+  return error(
+    keyOf('Database', 'Migrate'),
+    migrate
+      ? 'is true, but the migrations at start failed (the lines above say why) and the database has no connection catalog tables: give the database role the right to create tables, or apply them with `npm run db:migrate` as a role that may'
+      : 'is false, and the database has no connection catalog tables: apply its migrations with `npm run db:migrate` (with this configuration) before the application starts, or set Database:Migrate to true',
+  );
 }
 
 /** `Authentication:ConnectionSecretsDirectory`, absolute, when set and a folder; a problem when set and not one. */

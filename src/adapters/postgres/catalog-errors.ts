@@ -34,6 +34,14 @@ export function isUnreachable(error: unknown): boolean {
  */
 export function catalogError(error: unknown): Error {
   if (isUnreachable(error)) return new CatalogUnavailable();
+  // 42P01 undefined_table: the database answers, but its migrations never ran (Database:Migrate
+  // false, and no `npm run db:migrate`). Not an outage: no wait makes the tables appear.
+  if (error instanceof pg.DatabaseError && error.code === '42P01') {
+    return new GatehouseError(
+      'catalog.not_migrated',
+      'the connection catalog refused a query (SQLSTATE 42P01, no such table): its migrations have not been applied',
+    );
+  }
   const what =
     error instanceof pg.DatabaseError ? `SQLSTATE ${error.code}` : error instanceof Error ? error.name : 'unknown';
   return new GatehouseError('catalog.query_failed', `the connection catalog refused a query (${what})`);
