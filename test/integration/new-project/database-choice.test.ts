@@ -6,7 +6,7 @@
  * `--database none` is the project without the option, byte for byte. As generated, with no
  * database, it starts with the administration API on over its connections folder, and the
  * README's key commands give keys the API takes; its suites that run with Gatehouse's
- * built-in posture start it too.
+ * built-in posture start it too; with `DATABASE_URL`, on a real PostgreSQL, it migrates at start.
  */
 import { expect } from 'chai';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,9 @@ import { dirname, join } from 'node:path';
 import * as prettier from 'prettier';
 import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { listTemplateFiles } from '../../../scripts/new-project/template-files.mjs';
+import pg from 'pg';
 import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
+import { startPostgres, type PostgresServer } from '../../support/postgres-server.js';
 import {
   generate,
   linkTemplateModules,
@@ -194,6 +196,46 @@ describe('new project --authProvider connections --database postgres', function 
       );
       expect(logs.filter((line) => /"level":(40|50)/.test(line))).to.deep.equal([]);
       expect(logs.join('\n')).not.to.contain(key).and.not.to.contain(encryptionKey.stdout.trim());
+    });
+
+    describe('and with DATABASE_URL, on a real PostgreSQL 17', () => {
+      let database: PostgresServer;
+      before(async function () {
+        this.timeout(60_000);
+        database = await startPostgres(17);
+      });
+      after(() => database?.close());
+
+      it('migrates at start, as the README says, and serves the API over the catalog in the database, its readiness up', async () => {
+        linkTemplateModules(postgres);
+        const apiKey = await run('npm', ['run', '--silent', 'admin:new-api-key'], postgres);
+        const key = /^API key .*: (\S+)$/m.exec(apiKey.stdout)?.[1] ?? '';
+        const hash = /^Its hash, for ProjectTemplate:Administration:ApiKeys: ([0-9a-f]{64})$/m.exec(apiKey.stdout)?.[1];
+        const logs = await startProject(
+          { DATABASE_URL: database.connectionString, ProjectTemplate__Administration__ApiKeys__0: hash ?? '' },
+          async (url) => {
+            const listed = await fetch(`${url}/api/admin/connections`, { headers: { authorization: `Bearer ${key}` } });
+            expect(listed.status, await listed.clone().text()).to.equal(200);
+            const ready = (await (await fetch(`${url}/health/ready`)).json()) as { checks: Record<string, string> };
+            expect(ready.checks.connectionCatalog).to.equal('up');
+          },
+        );
+        const sql = new pg.Client({ connectionString: database.connectionString });
+        await sql.connect();
+        try {
+          const { rows } = await sql.query<{ name: string }>(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'gatehouse_connections'",
+          );
+          expect(
+            rows.map((row) => row.name),
+            'the catalog table the start migrated',
+          ).to.deep.equal(['gatehouse_connections']);
+        } finally {
+          await sql.end();
+        }
+        expect(logs.filter((line) => /"level":(40|50)/.test(line))).to.deep.equal([]);
+        expect(logs.join('\n')).not.to.contain(key);
+      });
     });
 
     it("starts with Gatehouse's built-in posture too, as its suites that exercise sign-in start it, the API off", async () => {
