@@ -8,7 +8,8 @@
  * provider gave, the domain and its TXT record published on the demo's DNS server with the
  * command the page shows, the verification, the test sign-in at the provider's own page,
  * "Passed", the activation; then a person of that organization signs in through the login
- * page's e-mail form, and the portal's recent attempts show it. Every portal page is
+ * page's e-mail form, and the portal's recent attempts show it; the help page, leaving the
+ * setup, and the portal once its session has ended. Every portal page is
  * checked with axe-core (no serious or critical violation), fits the width, and shows no
  * console error or CSP violation. Screenshots in test-artifacts/e2e/portal-<protocol>-<width>-<page>.png.
  */
@@ -190,11 +191,23 @@ describe('The setup portal, from the link to a sign-in, at 1280 and 390 px (chro
       await page.waitForURL(`${app}/setup/portal/attempts`);
       await page.getByText('Signed in').first().waitFor();
       await check('attempts');
+      // The help for each identity provider, linked from every portal page.
+      await page.getByRole('link', { name: 'Help for your identity provider' }).click();
+      await page.waitForURL(`${app}/setup/portal/help`);
+      await check('help');
       const problems = watch.problemsOn(app);
       // The link was spent by its button: opened again, it says so (a 404, which the console reports).
       await page.goto(link);
       await page.getByRole('heading', { name: 'This setup link no longer works' }).waitFor();
       await check('link-spent');
+      // Leaving the setup, and the portal afterwards: its session has ended (a refusal, which the console reports).
+      await page.goto(`${app}/setup/portal`);
+      await page.getByRole('button', { name: 'Leave the setup' }).click();
+      await page.getByRole('heading', { name: 'You left the setup' }).waitFor();
+      await check('left');
+      await page.goto(`${app}/setup/portal`);
+      await page.getByRole('heading', { name: 'Your setup session has ended' }).waitFor();
+      await check('ended');
 
       expect(
         findings.filter((found) => found.violations.length > 0),
