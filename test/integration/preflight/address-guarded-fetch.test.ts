@@ -2,30 +2,13 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { addressGuardedFetch } from '../../../src/adapters/outbound/address-guarded-fetch.js';
 import { FetchRefusal } from '../../../src/adapters/outbound/fetch-refusal.js';
-import type { ResolvedAddress } from '../../../src/adapters/outbound/pinned-request.js';
 import {
   countConnections,
   startSite,
   type ConnectionCounter,
   type LoopbackSite,
 } from '../../support/loopback-listeners.js';
-
-/** Plays a public network on loopback: 127.0.0.1 is "the internet", 127.0.0.2 is "private". */
-const loopbackIsPublic = (address: string) =>
-  address === '127.0.0.1' ? undefined : address === '127.0.0.2' ? 'a private network address' : 'not in this test';
-
-/** A resolver answering from a table, one answer per call in turn (the last repeated), counting its calls. */
-function tableLookup(table: Record<string, string[][]>) {
-  const calls: string[] = [];
-  const lookup = async (hostname: string): Promise<ResolvedAddress[]> => {
-    calls.push(hostname);
-    const answers = table[hostname];
-    if (!answers) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    const answer = answers[Math.min(calls.filter((name) => name === hostname).length, answers.length) - 1] ?? [];
-    return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  };
-  return { lookup, calls };
-}
+import { loopbackIsPublic, tableLookup } from '../../support/played-network.js';
 
 async function refusalOf(sent: Promise<Response>): Promise<FetchRefusal> {
   const outcome = await sent.then(

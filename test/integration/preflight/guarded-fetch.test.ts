@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { FetchRefusal } from '../../../src/adapters/outbound/fetch-refusal.js';
 import { guardedFetch, type GuardedFetchOptions } from '../../../src/adapters/outbound/guarded-fetch.js';
-import type { ResolvedAddress, Transport } from '../../../src/adapters/outbound/pinned-request.js';
+import type { Transport } from '../../../src/adapters/outbound/pinned-request.js';
 import { countConnections, startSite, type ConnectionCounter } from '../../support/loopback-listeners.js';
+import { loopbackIsPublic, tableLookup } from '../../support/played-network.js';
 
 /** The refusal a fetch ended with; fails the test when it brought a document back. */
 async function refusalOf(url: string, options: GuardedFetchOptions): Promise<FetchRefusal> {
@@ -24,23 +25,6 @@ function recordingTransport(): Transport & { calls: string[] } {
   };
   return Object.assign(transport, { calls });
 }
-
-/** A resolver that answers from a table, one answer per call in turn (the last one repeated), and counts its calls. */
-function tableLookup(table: Record<string, string[][]>) {
-  const calls: string[] = [];
-  const lookup = async (hostname: string): Promise<ResolvedAddress[]> => {
-    calls.push(hostname);
-    const answers = table[hostname];
-    if (!answers) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    const answer = answers[Math.min(calls.filter((name) => name === hostname).length, answers.length) - 1] ?? [];
-    return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  };
-  return { lookup, calls };
-}
-
-/** Plays a public network on loopback: 127.0.0.1 is "the internet", 127.0.0.2 is "private". */
-const loopbackIsPublic = (address: string) =>
-  address === '127.0.0.1' ? undefined : address === '127.0.0.2' ? 'a private network address' : 'not in this test';
 
 describe('guardedFetch: a fetch a connection steers reaches no address of our own', function () {
   this.timeout(20_000);
