@@ -110,7 +110,6 @@ export class IdentityAdapters {
     return connection.managed && !this.configuration.settings.Administration.AllowPrivateNetworks;
   }
 
-
   private context(info: IdentityProviderInfo, stores: AdapterStores): AdapterContext {
     return { ...this.shared, info, ...stores };
   }
