@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { newApiKey } from '../../../src/adapters/koa/api-keys.js';
 import { routeTemplate } from '../../../src/adapters/koa/endpoint.js';
 import { createGatehouse } from '../../../src/bootstrap/gatehouse.js';
@@ -36,6 +37,9 @@ describe("docs/http-surface.md: the endpoint table is the app's", function () {
   before(async () => {
     const gatehouse = await createGatehouse({
       env: {
+        // Gatehouse's built-in posture, whatever this project's configuration chose (a project
+        // generated with `--authProvider none` runs this test too).
+        ...COOKIE_POSTURE,
         NODE_ENV: 'test',
         ProjectTemplate__Logging__Level: 'silent',
         // Composed only: nothing connects to it.
