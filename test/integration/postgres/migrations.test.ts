@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { COOKIE_POSTURE } from '../../../scripts/cookie-posture.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,11 +39,15 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run db:migrate` in the project root, as an operator's release step runs it: only `env` besides PATH and HOME. */
+/**
+ * `npm run db:migrate` in the project root, as an operator's release step runs it: only `env`
+ * besides PATH and HOME, and Gatehouse's built-in posture (it checks the whole configuration
+ * first, and a project generated with a provider still waiting for its keys runs this suite too).
+ */
 async function dbMigrate(env: Record<string, string>): Promise<Run> {
   const child = spawn('npm', ['run', 'db:migrate'], {
     cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...COOKIE_POSTURE, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
